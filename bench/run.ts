@@ -1,0 +1,27 @@
+/**
+ * Runs every `bench/*.bench.ts` and prints each figure as one `<figure-name> <number>` line.
+ * A bench module default-exports an async function returning its figures in order.
+ * Figures are ratios measured in one run (ours vs a baseline, or large vs small), so they
+ * mean the same on any machine; nothing here asserts a time.
+ */
+import { readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+export type BenchFigures = ReadonlyArray<readonly [name: string, value: number]>;
+export type BenchModule = { default: () => Promise<BenchFigures> };
+
+const here = dirname(fileURLToPath(import.meta.url));
+const only = process.argv.slice(2);
+const files = readdirSync(here)
+  .filter((f) => f.endsWith('.bench.ts'))
+  .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
+  .sort();
+
+for (const file of files) {
+  const mod = (await import(pathToFileURL(join(here, file)).href)) as BenchModule;
+  for (const [name, value] of await mod.default()) {
+    const shown = Number.isInteger(value) ? String(value) : value.toPrecision(4);
+    console.log(`${name} ${shown}`);
+  }
+}

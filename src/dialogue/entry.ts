@@ -1,0 +1,138 @@
+/**
+ * Dialogue entries: the provider-neutral, frozen values an agent's log is made of.
+ *
+ * Entries carry no position: the same entry object is shared by a parent's log, the
+ * snapshots taken from it and the dialogues of the subagents seeded with them.
+ */
+import { nanoid } from 'nanoid';
+
+/** A JSON value, as tool-call arguments and tool results carry them. */
+export type JsonValue = string | number | boolean | null | readonly JsonValue[] | { readonly [key: string]: JsonValue };
+
+/** Where a user-role entry came from. `from` is the sending agent's path. */
+export type UserOrigin =
+  | { readonly kind: 'person' }
+  | { readonly kind: 'task'; readonly from: string }
+  | { readonly kind: 'notice'; readonly from: string }
+  | { readonly kind: 'message'; readonly from: string }
+  | { readonly kind: 'background'; readonly from: string };
+
+/** A named piece of text the spawner attached explicitly (a file, a snippet). */
+export interface Attachment {
+  readonly name: string;
+  readonly content: string;
+}
+
+/**
+ * A user-role entry. `opensTurn` is true when the entry starts a new turn (the agent was
+ * idle or new); false when it was injected into a turn already in progress.
+ */
+export interface UserEntry {
+  readonly kind: 'user';
+  readonly id: string;
+  readonly text: string;
+  readonly origin: UserOrigin;
+  readonly opensTurn: boolean;
+  readonly attachments: readonly Attachment[];
+}
+
+/** One tool call requested by the model. `id` is unique within the dialogue. */
+export interface ToolCall {
+  readonly id: string;
+  readonly name: string;
+  readonly arguments: JsonValue;
+}
+
+/** A model reply: text and zero or more tool calls. A reply without calls ends its turn. */
+export interface AssistantEntry {
+  readonly kind: 'assistant';
+  readonly id: string;
+  readonly text: string;
+  readonly toolCalls: readonly ToolCall[];
+}
+
+/** The result of one tool call of the preceding assistant entry. */
+export interface ToolResultEntry {
+  readonly kind: 'tool_result';
+  readonly id: string;
+  readonly callId: string;
+  readonly toolName: string;
+  readonly content: string;
+  readonly isError: boolean;
+}
+
+/**
+ * An anchored summary. It replaces every entry before its anchor: the entry whose id is
+ * `anchorId` (a user entry) and everything after it stay visible; `anchorId: null` means
+ * it replaces everything written before the compaction itself.
+ */
+export interface CompactionEntry {
+  readonly kind: 'compaction';
+  readonly id: string;
+  readonly summary: string;
+  readonly anchorId: string | null;
+}
+
+/** Any entry of a dialogue. */
+export type Entry = UserEntry | AssistantEntry | ToolResultEntry | CompactionEntry;
+
+const newId = (prefix: string): string => `${prefix}_${nanoid(12)}`;
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
+  }
+  return value;
+}
+
+/** Creates a frozen user entry. */
+export function userEntry(input: {
+  text: string;
+  origin?: UserOrigin;
+  opensTurn?: boolean;
+  attachments?: readonly Attachment[];
+  id?: string;
+}): UserEntry {
+  return deepFreeze({
+    kind: 'user',
+    id: input.id ?? newId('u'),
+    text: input.text,
+    origin: input.origin ?? { kind: 'person' },
+    opensTurn: input.opensTurn ?? true,
+    attachments: [...(input.attachments ?? [])],
+  });
+}
+
+/** Creates a frozen assistant entry. */
+export function assistantEntry(input: { text?: string; toolCalls?: readonly ToolCall[]; id?: string }): AssistantEntry {
+  return deepFreeze({
+    kind: 'assistant',
+    id: input.id ?? newId('a'),
+    text: input.text ?? '',
+    toolCalls: (input.toolCalls ?? []).map((c) => ({ id: c.id, name: c.name, arguments: c.arguments })),
+  });
+}
+
+/** Creates a frozen tool-result entry answering `callId`. */
+export function toolResultEntry(input: {
+  callId: string;
+  toolName: string;
+  content: string;
+  isError?: boolean;
+  id?: string;
+}): ToolResultEntry {
+  return deepFreeze({
+    kind: 'tool_result',
+    id: input.id ?? newId('r'),
+    callId: input.callId,
+    toolName: input.toolName,
+    content: input.content,
+    isError: input.isError ?? false,
+  });
+}
+
+/** Creates a frozen compaction entry. */
+export function compactionEntry(input: { summary: string; anchorId: string | null; id?: string }): CompactionEntry {
+  return deepFreeze({ kind: 'compaction', id: input.id ?? newId('c'), summary: input.summary, anchorId: input.anchorId });
+}

@@ -1,0 +1,37 @@
+/**
+ * The shapes of model requests: system configuration (the frozen request head) and messages.
+ */
+import type { JsonValue } from '../dialogue/entry.js';
+import type { EntrySeq } from '../dialogue/types.js';
+
+/** A JSON object, as JSON Schema documents are. */
+export type JsonObject = { readonly [key: string]: JsonValue };
+
+/** A model-facing tool: its name, description and JSON Schema for its arguments. */
+export interface ToolSchema {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: JsonObject;
+}
+
+/** Reasoning effort a spawn may ask for. */
+export type Effort = 'low' | 'medium' | 'high';
+
+/**
+ * An agent's frozen request head: the system prompt and its ordered tool schemas.
+ * It is not part of the dialogue.
+ */
+export interface SystemConfiguration {
+  /** The preset this configuration was built from. */
+  readonly preset: string;
+  readonly systemPrompt: string;
+  readonly tools: readonly ToolSchema[];
+}
+
+/** One model request: head, then messages, then model and effort. */
+export interface ModelRequest {
+  readonly system: SystemConfiguration;
+  readonly messages: EntrySeq;
+  readonly model: string;
+  readonly effort: Effort | undefined;
+}
