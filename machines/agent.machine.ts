@@ -1,0 +1,438 @@
+/**
+ * The agent statechart: one actor per agent, from reservation to exactly one result.
+ *
+ * reserved ─► preparingSummary ─► running (working: sampling ⇄ acting | idle) ─► settled
+ *    └──────────── cancel / hook denied / failure ──────────────────────────► cancelled
+ *
+ * The file is pure: side effects are actors and actions the runtime provides through
+ * `agentMachine.provide(...)`; the placeholders here fail loudly or do nothing.
+ */
+import { and, assign, fromCallback, fromPromise, setup, stopChild } from 'xstate';
+import { Dialogue } from '../src/dialogue/dialogue.js';
+import { userEntry, assistantEntry, toolResultEntry } from '../src/dialogue/entry.js';
+import { addUsage, ZERO_USAGE } from '../src/model/adapter.js';
+import { composeInitialTask } from '../src/request/compose-task.js';
+import type {
+  AgentContext,
+  AgentEvent,
+  AgentInput,
+  AgentResult,
+  HookInput,
+  HookOutcome,
+  InboxItem,
+  InboxQueue,
+  SampleInput,
+  SampleOutput,
+  SummaryInput,
+  SummaryOutput,
+  ToolInput,
+  TurnReport,
+} from './agent.types.js';
+
+const notProvided = (name: string) => (): never => {
+  throw new Error(`agent machine: the runtime must provide the "${name}" actor`);
+};
+
+export const agentMachine = setup({
+  types: {
+    context: {} as AgentContext,
+    events: {} as AgentEvent,
+    input: {} as AgentInput,
+    output: {} as AgentResult,
+  },
+  actors: {
+    /** Runs the runtime's task hooks once; each may rewrite the task or deny it. */
+    runTaskHooks: fromPromise<HookOutcome, HookInput>(notProvided('runTaskHooks')),
+    /** Generates task-focused background from the parent's snapshot; abortable. */
+    generateSummary: fromPromise<SummaryOutput, SummaryInput>(notProvided('generateSummary')),
+    /** One model request over the effective dialogue; abortable. */
+    sampleModel: fromPromise<SampleOutput, SampleInput>(notProvided('sampleModel')),
+    /** Executes one tool call and sends back `tool.result`; stopping it aborts the call. */
+    executeTool: fromCallback<AgentEvent, ToolInput>(() => notProvided('executeTool')()),
+  },
+  actions: {
+    /** Runtime hook: the agent entered `running` and becomes addressable. */
+    publishInDirectory: () => {},
+    /** Runtime hook: release the slot and path, deliver the result exactly once. */
+    releaseAndReport: (_, _params: { result: AgentResult }) => {},
+    /** Runtime hook: a continuable agent finished a turn and is idle again. */
+    reportTurn: (_, _params: { report: TurnReport }) => {},
+
+    /** Keeps the hook-accepted (possibly rewritten) task. */
+    acceptTask: assign({
+      acceptedTask: (_, params: { task: string }) => params.task,
+    }),
+    /** Records a hook's denial as the stop reason. */
+    recordDenial: assign((_, params: { reason: string }) => ({
+      status: 'cancelled' as const,
+      stopReason: 'hook_denied' as const,
+      error: params.reason,
+    })),
+    /** Records a failing hook. */
+    recordHookFailure: assign((_, params: { error: unknown }) => ({
+      status: 'cancelled' as const,
+      stopReason: 'hook_failed' as const,
+      error: errorText(params.error),
+    })),
+    /** Keeps the generated background (the parent keeps only metadata). */
+    acceptBackground: assign((_, params: { summary: SummaryOutput }) => ({
+      background: params.summary.text,
+      usage: addUsage(ZERO_USAGE, params.summary.usage),
+    })),
+    /** Records a failed summary generation. */
+    recordSummaryFailure: assign((_, params: { error: unknown }) => ({
+      status: 'cancelled' as const,
+      stopReason: 'summary_failed' as const,
+      error: errorText(params.error),
+    })),
+    /** Seeds the dialogue: copied entries, then background, then the framed initial task. */
+    seedDialogue: assign(({ context }) => {
+      const task = context.acceptedTask ?? context.task ?? '';
+      let dialogue = context.snapshot ? Dialogue.seeded(context.snapshot.entries) : Dialogue.empty();
+      const from = context.parentPath ?? context.path;
+      if (context.background !== undefined) {
+        dialogue = dialogue.append(
+          userEntry({ text: context.background, origin: { kind: 'background', from }, opensTurn: true }),
+        );
+      }
+      const text = composeInitialTask(context.framing, task, context.system);
+      dialogue = dialogue.append(
+        userEntry({
+          text,
+          origin: { kind: 'task', from },
+          opensTurn: context.background === undefined,
+        }),
+      );
+      return { dialogue, turnOpenedBy: { kind: 'task' as const, from } };
+    }),
+    /** Opens a new turn with the inbox item that woke an idle agent. */
+    openTurnWithItem: assign(({ context, event }) => {
+      if (event.type !== 'inbox') return {};
+      return {
+        dialogue: context.dialogue.append(userEntry({ text: event.item.text, origin: event.item.origin, opensTurn: true })),
+        turn: context.turnsCompleted,
+        step: 0,
+        turnOpenedBy: event.item.origin,
+      };
+    }),
+    /** Queues an item that arrived while working; it joins before the next model request. */
+    queueInboxItem: assign({
+      inbox: ({ context, event }) =>
+        event.type === 'inbox' ? { item: event.item, next: context.inbox, size: (context.inbox?.size ?? 0) + 1 } : context.inbox,
+    }),
+    /** Appends queued inbox items to the dialogue, in arrival order. */
+    drainInbox: assign(({ context }) => {
+      if (context.inbox === null) return {};
+      const items: InboxItem[] = [];
+      for (let node: InboxQueue = context.inbox; node !== null; node = node.next) items.push(node.item);
+      let dialogue = context.dialogue;
+      for (let i = items.length - 1; i >= 0; i--) {
+        const item = items[i]!;
+        dialogue = dialogue.append(userEntry({ text: item.text, origin: item.origin, opensTurn: false }));
+      }
+      return { dialogue, inbox: null };
+    }),
+    /** Appends the model's reply (and the compaction the runtime wrote before it). */
+    appendReply: assign(({ context }, params: { output: SampleOutput }) => {
+      let dialogue = context.dialogue;
+      if (params.output.compaction) dialogue = dialogue.append(params.output.compaction);
+      const { response } = params.output;
+      dialogue = dialogue.append(assistantEntry({ text: response.text, toolCalls: response.toolCalls }));
+      return {
+        dialogue,
+        usage: addUsage(context.usage, response.usage),
+        lastText: response.text,
+        step: context.step + 1,
+        awaiting: response.toolCalls.map((c) => c.id),
+      };
+    }),
+    /** Starts one `executeTool` actor per call of the last reply, all at once. */
+    spawnToolCalls: assign(({ context, spawn }) => {
+      const last = context.dialogue.at(context.dialogue.length - 1);
+      if (last?.kind === 'assistant') {
+        for (const call of last.toolCalls) spawn('executeTool', { id: toolActorId(call.id), input: { path: context.path, call } });
+      }
+      return {};
+    }),
+    /** Writes one tool result (only for a call of the current step, and only once). */
+    appendToolResult: assign(({ context, event }) => {
+      if (event.type !== 'tool.result' || !context.awaiting.includes(event.callId)) return {};
+      return {
+        dialogue: context.dialogue.append(
+          toolResultEntry({ callId: event.callId, toolName: event.toolName, content: event.content, isError: event.isError }),
+        ),
+        awaiting: context.awaiting.filter((id) => id !== event.callId),
+      };
+    }),
+    /** Reaps the finished tool's actor, so no finished child stays in the snapshot. */
+    reapToolActor: stopChild(({ event }) => (event.type === 'tool.result' ? toolActorId(event.callId) : '')),
+    /** Applies a compaction the host asked for. */
+    applyCompaction: assign(({ context, event }) =>
+      event.type === 'compaction.apply' ? { dialogue: context.dialogue.append(event.entry) } : {},
+    ),
+    /** Remembers a close request that arrived mid-turn; the agent settles when the turn ends. */
+    requestClose: assign({ closeRequested: true }),
+    /** Counts a finished turn. */
+    finishTurn: assign(({ context }) => ({ turnsCompleted: context.turnsCompleted + 1, step: 0 })),
+    /** Marks a normal completion. */
+    markCompleted: assign(({ context }) => ({
+      status: 'completed' as const,
+      stopReason: context.closeRequested ? ('closed' as const) : ('completed' as const),
+    })),
+    /** Marks a close of an idle continuable agent. */
+    markClosed: assign({ status: 'completed' as const, stopReason: 'closed' as const }),
+    /** Marks a failed model request. */
+    markModelError: assign((_, params: { error: unknown }) => ({
+      status: 'failed' as const,
+      stopReason: 'model_error' as const,
+      error: errorText(params.error),
+    })),
+    /** Marks a turn that used up its model requests. */
+    markStepLimit: assign(({ context }) => ({
+      status: 'failed' as const,
+      stopReason: 'max_steps' as const,
+      error: `stopped after ${context.step} model requests in one turn (limit ${context.maxSteps ?? 0})`,
+    })),
+    /** Marks an outside cancellation (unless a denial or failure already explains it). */
+    markCancelled: assign(({ context, event }) => ({
+      status: 'cancelled' as const,
+      stopReason: context.stopReason ?? ('cancelled' as const),
+      error: context.error ?? (event.type === 'cancel' ? event.reason : undefined),
+    })),
+  },
+  guards: {
+    /** A task hook denied the spawn. */
+    hookDenied: (_, params: { outcome: HookOutcome }) => !params.outcome.allowed,
+    /** The root starts idle in `running`; it has no task to vet. */
+    isRoot: ({ context }) => context.task === null,
+    /** No task hooks are registered: skip the hook actor. */
+    hasNoTaskHooks: ({ context }) => !context.hasTaskHooks,
+    /** The spawn asked for a generated summary. */
+    wantsSummary: ({ context }) => context.contextMode === 'summary',
+    /** The model's reply requested tool calls. */
+    replyHasToolCalls: (_, params: { output: SampleOutput }) => params.output.response.toolCalls.length > 0,
+    /** A continuable agent goes idle after a turn, unless a close was requested. */
+    staysOpen: ({ context }) => context.lifetime === 'continuable' && !context.closeRequested,
+    /** Every call of the current step has its result. */
+    allToolResultsIn: ({ context }) => context.awaiting.length === 0,
+    /** The turn used its allowed model requests. */
+    stepLimitReached: ({ context }) => context.maxSteps !== undefined && context.step >= context.maxSteps,
+    /** A compaction may only be written between steps (no call awaits a result). */
+    noCallAwaiting: ({ context }) => context.awaiting.length === 0,
+  },
+}).createMachine({
+  id: 'agent',
+  description: 'One LLM agent: reserved, optionally preparing a summary, running turns, then exactly one result.',
+  context: ({ input }) => ({
+    ...input,
+    acceptedTask: null,
+    background: undefined,
+    dialogue: Dialogue.empty(),
+    inbox: null,
+    turn: 0,
+    step: 0,
+    usage: ZERO_USAGE,
+    lastText: '',
+    status: undefined,
+    stopReason: undefined,
+    error: undefined,
+    closeRequested: false,
+    awaiting: [],
+    turnsCompleted: 0,
+    turnOpenedBy: undefined,
+  }),
+  initial: 'reserved',
+  on: {
+    cancel: { target: '.cancelled' },
+  },
+  output: ({ context }) => resultOf(context),
+  states: {
+    reserved: {
+      description: 'Path and slot are held; not addressable. Task hooks run here, once per spawn.',
+      initial: 'admitting',
+      states: {
+        admitting: {
+          description: 'Decides whether there are hooks to run (the root has no task to vet).',
+          always: [
+            { guard: 'isRoot', target: '#agent.running.idle' },
+            {
+              guard: 'hasNoTaskHooks',
+              target: '#agent.routing',
+              actions: { type: 'acceptTask', params: ({ context }) => ({ task: context.task ?? '' }) },
+            },
+            { target: 'runningHooks' },
+          ],
+        },
+        runningHooks: {
+          description: 'The task hooks vet the task; each may rewrite or deny it.',
+          invoke: {
+            id: 'hooks',
+            src: 'runTaskHooks',
+            input: ({ context }) => ({
+              path: context.path,
+              parentPath: context.parentPath,
+              role: context.role,
+              task: context.task ?? '',
+              contextLabel: context.contextLabel,
+            }),
+            onDone: [
+              {
+                guard: { type: 'hookDenied', params: ({ event }) => ({ outcome: event.output }) },
+                target: '#agent.cancelled',
+                actions: {
+                  type: 'recordDenial',
+                  params: ({ event }) => ({ reason: event.output.allowed ? '' : event.output.reason }),
+                },
+              },
+              {
+                target: '#agent.routing',
+                actions: {
+                  type: 'acceptTask',
+                  params: ({ event }) => ({ task: event.output.allowed ? event.output.task : '' }),
+                },
+              },
+            ],
+            onError: {
+              target: '#agent.cancelled',
+              actions: { type: 'recordHookFailure', params: ({ event }) => ({ error: event.error }) },
+            },
+          },
+        },
+      },
+    },
+    routing: {
+      description: 'Hooks accepted the task: summary spawns prepare background, the rest start running.',
+      always: [{ guard: 'wantsSummary', target: 'preparingSummary' }, { target: 'running', actions: 'seedDialogue' }],
+    },
+    preparingSummary: {
+      description: 'Generating task-focused background from the frozen snapshot; still not addressable.',
+      invoke: {
+        id: 'summary',
+        src: 'generateSummary',
+        input: ({ context }) => ({ path: context.path, task: context.acceptedTask ?? '', snapshot: context.snapshot }),
+        onDone: {
+          target: 'running',
+          actions: [{ type: 'acceptBackground', params: ({ event }) => ({ summary: event.output }) }, 'seedDialogue'],
+        },
+        onError: { target: 'cancelled', actions: { type: 'recordSummaryFailure', params: ({ event }) => ({ error: event.error }) } },
+      },
+    },
+    running: {
+      description: 'Published in the directory and addressable.',
+      entry: 'publishInDirectory',
+      initial: 'working',
+      states: {
+        working: {
+          description: 'A turn is in progress; inbox items join before the next model request.',
+          initial: 'sampling',
+          on: {
+            inbox: { actions: 'queueInboxItem' },
+            close: { actions: 'requestClose' },
+          },
+          states: {
+            sampling: {
+              description: 'Waiting for the model reply.',
+              entry: 'drainInbox',
+              invoke: {
+                id: 'model',
+                src: 'sampleModel',
+                input: ({ context }) => ({
+                  path: context.path,
+                  dialogue: context.dialogue,
+                  system: context.system,
+                  model: context.model,
+                  effort: context.effort,
+                  turn: context.turn,
+                  step: context.step,
+                }),
+                onDone: [
+                  {
+                    guard: { type: 'replyHasToolCalls', params: ({ event }) => ({ output: event.output }) },
+                    target: 'acting',
+                    actions: { type: 'appendReply', params: ({ event }) => ({ output: event.output }) },
+                  },
+                  {
+                    guard: 'staysOpen',
+                    target: '#agent.running.idle',
+                    actions: [
+                      { type: 'appendReply', params: ({ event }) => ({ output: event.output }) },
+                      'finishTurn',
+                      { type: 'reportTurn', params: ({ context }) => ({ report: turnReportOf(context) }) },
+                    ],
+                  },
+                  {
+                    target: '#agent.settled',
+                    actions: [{ type: 'appendReply', params: ({ event }) => ({ output: event.output }) }, 'finishTurn', 'markCompleted'],
+                  },
+                ],
+                onError: { target: '#agent.settled', actions: { type: 'markModelError', params: ({ event }) => ({ error: event.error }) } },
+              },
+            },
+            acting: {
+              description: 'Running the tool calls of the last reply, concurrently.',
+              entry: 'spawnToolCalls',
+              on: { 'tool.result': { actions: ['appendToolResult', 'reapToolActor'] } },
+              always: [
+                { guard: and(['allToolResultsIn', 'stepLimitReached']), target: '#agent.settled', actions: 'markStepLimit' },
+                { guard: 'allToolResultsIn', target: 'sampling' },
+              ],
+            },
+          },
+        },
+        idle: {
+          description: 'A continuable agent (or the root) waiting; the first inbox item starts a turn.',
+          on: {
+            inbox: { target: 'working', actions: 'openTurnWithItem' },
+            close: { target: '#agent.settled', actions: 'markClosed' },
+            'compaction.apply': { guard: 'noCallAwaiting', actions: 'applyCompaction' },
+          },
+        },
+      },
+    },
+    settled: {
+      type: 'final',
+      description: 'Completed or failed; slot released, path unpublished, result delivered once.',
+      entry: { type: 'releaseAndReport', params: ({ context }) => ({ result: resultOf(context) }) },
+    },
+    cancelled: {
+      type: 'final',
+      description: 'Stopped from outside, denied by a hook, or failed before running; result delivered once.',
+      entry: ['markCancelled', { type: 'releaseAndReport', params: ({ context }) => ({ result: resultOf(context) }) }],
+    },
+  },
+});
+
+/** The id of the actor running one tool call. */
+export function toolActorId(callId: string): string {
+  return `tool:${callId}`;
+}
+
+function errorText(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return typeof error === 'string' ? error : JSON.stringify(error);
+}
+
+function turnReportOf(context: AgentContext): TurnReport {
+  return { path: context.path, turn: context.turn, text: context.lastText, openedBy: context.turnOpenedBy };
+}
+
+/** The result an agent reports from its current context. */
+export function resultOf(context: AgentContext, now: number = Date.now()): AgentResult {
+  const status = context.status ?? 'cancelled';
+  return {
+    text: context.lastText,
+    path: context.path,
+    role: context.role,
+    context: context.contextLabel,
+    contextMode: context.contextMode,
+    status,
+    stopReason: context.stopReason ?? (status === 'cancelled' ? 'cancelled' : 'completed'),
+    error: context.error,
+    elapsedMs: Math.max(0, now - context.startedAt),
+    sessionId: context.sessionId,
+    usage: context.usage,
+    turns: context.turnsCompleted,
+    prefixShared: context.prefix.shared,
+    prefixReasons: context.prefix.reasons,
+  };
+}

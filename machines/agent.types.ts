@@ -1,0 +1,175 @@
+/**
+ * Types of the agent machine: its input, context, events and the shapes its
+ * runtime-provided actors take and return. Pure data, so snapshots can be persisted.
+ */
+import type { CompactionEntry, ToolCall, UserOrigin } from '../src/dialogue/entry.js';
+import type { Dialogue } from '../src/dialogue/dialogue.js';
+import type { ContextMode, ContextSnapshot } from '../src/context/types.js';
+import type { Effort, SystemConfiguration } from '../src/request/types.js';
+import type { ModelResponse, Usage } from '../src/model/adapter.js';
+import type { TaskFraming } from '../src/request/compose-task.js';
+
+/** How a subagent's result reaches its parent. */
+export type Delivery = 'caller' | 'parent';
+/** Whether a subagent settles after its first turn or waits for follow-ups. */
+export type Lifetime = 'one-shot' | 'continuable';
+
+/** Why an agent stopped. */
+export type StopReason =
+  | 'completed'
+  | 'closed'
+  | 'max_steps'
+  | 'model_error'
+  | 'summary_failed'
+  | 'hook_denied'
+  | 'hook_failed'
+  | 'cancelled';
+
+/** How an agent ended. */
+export type AgentStatus = 'completed' | 'failed' | 'cancelled';
+
+export type { TaskFraming };
+
+/** The immutable input an agent actor is created with. */
+export interface AgentInput {
+  readonly path: string;
+  readonly parentPath: string | null;
+  readonly sessionId: string;
+  readonly role: string | undefined;
+  /** The spawn's task as the model wrote it; null for the root. */
+  readonly task: string | null;
+  readonly snapshot: ContextSnapshot | undefined;
+  readonly contextLabel: string;
+  readonly contextMode: ContextMode;
+  readonly framing: TaskFraming | undefined;
+  readonly system: SystemConfiguration;
+  readonly model: string;
+  readonly effort: Effort | undefined;
+  readonly lifetime: Lifetime;
+  readonly delivery: Delivery;
+  /** Model requests allowed per turn before the agent fails with `max_steps`. */
+  readonly maxSteps: number | undefined;
+  /** Whether prefix is shared with the parent, and why not (request-layer reasons). */
+  readonly prefix: { readonly shared: boolean; readonly reasons: readonly string[] };
+  /** Whether the runtime has task hooks to run (skips the hook actor when not). */
+  readonly hasTaskHooks: boolean;
+  /** Start time (ms since epoch from the runtime's clock). */
+  readonly startedAt: number;
+}
+
+/** An item waiting in an agent's inbox. */
+export interface InboxItem {
+  readonly text: string;
+  readonly origin: UserOrigin;
+}
+
+/**
+ * Queued inbox items, newest first, as an immutable linked list: queueing is O(1) however
+ * many items wait (an array copy per item would make a burst of messages quadratic).
+ */
+export type InboxQueue = { readonly item: InboxItem; readonly next: InboxQueue; readonly size: number } | null;
+
+/** The agent's context. `dialogue` is large: inspection sanitizes it. */
+export interface AgentContext extends AgentInput {
+  /** The hook-accepted task. */
+  readonly acceptedTask: string | null;
+  readonly background: string | undefined;
+  readonly dialogue: Dialogue;
+  readonly inbox: InboxQueue;
+  readonly turn: number;
+  readonly step: number;
+  readonly usage: Usage;
+  readonly lastText: string;
+  readonly status: AgentStatus | undefined;
+  readonly stopReason: StopReason | undefined;
+  readonly error: string | undefined;
+  readonly closeRequested: boolean;
+  /** Tool calls of the current step still waiting for results. */
+  readonly awaiting: readonly string[];
+  /** Number of turns completed. */
+  readonly turnsCompleted: number;
+  /** What the last turn was opened by (for turn reports of continuable agents). */
+  readonly turnOpenedBy: UserOrigin | undefined;
+}
+
+/** Output of `runTaskHooks`. */
+export type HookOutcome = { readonly allowed: true; readonly task: string } | { readonly allowed: false; readonly reason: string };
+
+/** Input of `runTaskHooks`. */
+export interface HookInput {
+  readonly path: string;
+  readonly parentPath: string | null;
+  readonly role: string | undefined;
+  readonly task: string;
+  readonly contextLabel: string;
+}
+
+/** Input of `generateSummary`. */
+export interface SummaryInput {
+  readonly path: string;
+  readonly task: string;
+  readonly snapshot: ContextSnapshot | undefined;
+}
+
+/** Output of `generateSummary`. */
+export interface SummaryOutput {
+  readonly text: string;
+  readonly usage: Usage;
+}
+
+/** Input of `sampleModel`. */
+export interface SampleInput {
+  readonly path: string;
+  readonly dialogue: Dialogue;
+  readonly system: SystemConfiguration;
+  readonly model: string;
+  readonly effort: Effort | undefined;
+  readonly turn: number;
+  readonly step: number;
+}
+
+/** Output of `sampleModel`: the reply, and a compaction the runtime's policy wrote first. */
+export interface SampleOutput {
+  readonly response: ModelResponse;
+  readonly compaction: CompactionEntry | undefined;
+}
+
+/** Input of `executeTool` (one call). */
+export interface ToolInput {
+  readonly path: string;
+  readonly call: ToolCall;
+}
+
+/** Events an agent accepts. */
+export type AgentEvent =
+  | { readonly type: 'cancel'; readonly reason?: string }
+  | { readonly type: 'close' }
+  | { readonly type: 'inbox'; readonly item: InboxItem }
+  | { readonly type: 'tool.result'; readonly callId: string; readonly toolName: string; readonly content: string; readonly isError: boolean }
+  | { readonly type: 'compaction.apply'; readonly entry: CompactionEntry };
+
+/** What a subagent reports back exactly once: final text plus compact metadata. */
+export interface AgentResult {
+  readonly text: string;
+  readonly path: string;
+  readonly role: string | undefined;
+  readonly context: string;
+  readonly contextMode: ContextMode;
+  readonly status: AgentStatus;
+  readonly stopReason: StopReason;
+  readonly error: string | undefined;
+  readonly elapsedMs: number;
+  readonly sessionId: string;
+  readonly usage: Usage;
+  readonly turns: number;
+  readonly prefixShared: boolean;
+  readonly prefixReasons: readonly string[];
+}
+
+/** A continuable agent's report at the end of a turn (it stays idle afterwards). */
+export interface TurnReport {
+  readonly path: string;
+  readonly turn: number;
+  readonly text: string;
+  readonly openedBy: UserOrigin | undefined;
+}

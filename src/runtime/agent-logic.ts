@@ -1,0 +1,122 @@
+/**
+ * The agent machine with the runtime's side effects provided: hooks, summaries, model
+ * requests, tool calls, and the publish/report actions. Every actor honours its AbortSignal,
+ * and XState ignores whatever a stopped actor resolves, so late results are dropped.
+ */
+import { fromCallback, fromPromise } from 'xstate';
+import { agentMachine } from '../../machines/agent.machine.js';
+import type {
+  AgentEvent,
+  HookInput,
+  HookOutcome,
+  SampleInput,
+  SampleOutput,
+  SummaryInput,
+  SummaryOutput,
+  ToolInput,
+} from '../../machines/agent.types.js';
+import { compactionEntry, type CompactionEntry } from '../dialogue/entry.js';
+import type { DialogueView } from '../dialogue/types.js';
+import { ZERO_USAGE } from '../model/adapter.js';
+import { entrySeq } from '../model/entry-seq.js';
+import { modelSummarizer, type Summarizer } from '../model/summarizer.js';
+import { serializeRequest } from '../request/serialize.js';
+import type { ModelRequest } from '../request/types.js';
+import type { RuntimeCore } from './core.js';
+import { executeTool } from './tools.js';
+
+/** The provided agent machine type. */
+export type AgentLogic = ReturnType<typeof createAgentLogic>;
+
+const COMPACTION_TASK =
+  'Summarize the conversation so far so the agent can continue it: keep goals, decisions, findings, open questions and the state of any work in progress.';
+
+/** The summarizer a runtime uses: the configured one, the model's own, or one built on it. */
+export function summarizerOf(core: RuntimeCore): Summarizer {
+  const { summarizer, model, modelId } = core.options;
+  if (summarizer) return summarizer;
+  const own = model as Partial<Summarizer>;
+  if (typeof own.summarize === 'function') return own as Summarizer;
+  return modelSummarizer(model, { model: modelId ?? 'default' });
+}
+
+function requestOf(input: SampleInput, dialogue: DialogueView): ModelRequest {
+  return Object.freeze({ system: input.system, messages: dialogue.effective(), model: input.model, effort: input.effort });
+}
+
+/** Writes a compaction before the request when the policy or the host asks for one. */
+async function maybeCompact(core: RuntimeCore, input: SampleInput, signal: AbortSignal): Promise<CompactionEntry | undefined> {
+  const record = core.registry.get(input.path);
+  const policy = core.options.compaction;
+  const forced = record?.compactRequested === true;
+  if (!forced && !policy) return undefined;
+  if (!forced && serializeRequest(requestOf(input, input.dialogue)).length <= (policy?.maxRequestBytes ?? Infinity)) return undefined;
+  if (record) record.compactRequested = false;
+  return compactDialogue(core, input.path, input.dialogue, signal);
+}
+
+/**
+ * Summarizes everything before the active turn (or everything, between turns) into a
+ * compaction entry anchored at the active turn's opening entry.
+ */
+export async function compactDialogue(core: RuntimeCore, path: string, dialogue: DialogueView, signal: AbortSignal): Promise<CompactionEntry | undefined> {
+  const effective = dialogue.effective().toArray();
+  const active = dialogue.activeTurn();
+  const opener = active ? dialogue.at(active.start) : undefined;
+  const anchorId = opener?.kind === 'user' ? opener.id : null;
+  const cut = anchorId === null ? effective.length : effective.findIndex((e) => e.id === anchorId);
+  const replaced = effective.slice(0, cut < 0 ? effective.length : cut);
+  if (replaced.length === 0) return undefined;
+  const { text } = await summarizerOf(core).summarize({ entries: entrySeq(replaced), task: COMPACTION_TASK, agentPath: path }, signal);
+  return compactionEntry({ summary: text, anchorId: cut < 0 ? null : anchorId });
+}
+
+/** Builds the agent machine with this runtime's implementations. */
+export function createAgentLogic(core: RuntimeCore) {
+  return agentMachine.provide({
+    actors: {
+      runTaskHooks: fromPromise<HookOutcome, HookInput>(async ({ input, signal }) => {
+        let task = input.task;
+        for (const hook of core.options.taskHooks ?? []) {
+          const decision = await hook(
+            { path: input.path, parentPath: input.parentPath, role: input.role, task, context: input.contextLabel },
+            signal,
+          );
+          if (!decision.allow) return { allowed: false, reason: decision.reason };
+          if (decision.task !== undefined) task = decision.task;
+        }
+        return { allowed: true, task };
+      }),
+      generateSummary: fromPromise<SummaryOutput, SummaryInput>(async ({ input, signal }) => {
+        const entries = input.snapshot?.summarizerInput;
+        if (!entries || entries.length === 0) return { text: '(the delegating agent had no conversation to summarize)', usage: ZERO_USAGE };
+        return summarizerOf(core).summarize({ entries, task: input.task, agentPath: input.path }, signal);
+      }),
+      sampleModel: fromPromise<SampleOutput, SampleInput>(async ({ input, signal }) => {
+        const compaction = await maybeCompact(core, input, signal);
+        const dialogue = compaction ? input.dialogue.append(compaction) : input.dialogue;
+        const response = await core.options.model.sample(requestOf(input, dialogue), {
+          signal,
+          agentPath: input.path,
+          turn: input.turn,
+          step: input.step,
+        });
+        return { response, compaction };
+      }),
+      executeTool: fromCallback<AgentEvent, ToolInput>(({ input, sendBack }) => {
+        const controller = new AbortController();
+        void executeTool(core, input, controller.signal).then((output) => {
+          // A call stopped with its agent writes nothing.
+          if (controller.signal.aborted) return;
+          sendBack({ type: 'tool.result', callId: input.call.id, toolName: input.call.name, content: output.content, isError: output.isError });
+        });
+        return () => controller.abort();
+      }),
+    },
+    actions: {
+      publishInDirectory: ({ context }) => core.published(context.path),
+      releaseAndReport: (_, params) => core.finished(params.result),
+      reportTurn: (_, params) => core.turnEnded(params.report),
+    },
+  });
+}

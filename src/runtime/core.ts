@@ -1,0 +1,353 @@
+/**
+ * The runtime's internal state and the lifecycle plumbing every other runtime module uses:
+ * watching actors, delivering results exactly once, cancelling subtrees children-first.
+ */
+import type { AnyActorRef, InspectionEvent, Observer } from 'xstate';
+import { createActor } from 'xstate';
+import type { AgentContext, AgentInput, TurnReport } from '../../machines/agent.types.js';
+import type { DialogueView } from '../dialogue/types.js';
+import { RuntimeError } from './errors.js';
+import { Heads } from './heads.js';
+import { compactDialogue, createAgentLogic, type AgentLogic } from './agent-logic.js';
+import { sanitizeInspectionEvent } from '../inspect/sanitize.js';
+import { parentOf, ROOT_PATH } from './paths.js';
+import { Registry, DEFAULT_LIMITS, type AgentRecord } from './registry.js';
+import { Roles } from './roles.js';
+import { Confirmer, type ConfirmInput } from './confirm.js';
+import { settlementNotice, turnNotice } from './reports.js';
+import type { AgentInfo, AgentResult, CancelReport, CancelledAgent, RuntimeEvents, RuntimeOptions, RuntimeTool } from './types.js';
+
+type Listener<K extends keyof RuntimeEvents> = (event: RuntimeEvents[K]) => void;
+
+/** A readable state string for an agent snapshot value (`running.working.sampling`). */
+export function stateString(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value && typeof value === 'object') {
+    const [key, inner] = Object.entries(value)[0] ?? ['?', undefined];
+    return inner === undefined ? key : `${key}.${stateString(inner)}`;
+  }
+  return String(value);
+}
+
+/** Whether an agent in `state` is doing work (not idle, not finished). */
+function isBusy(state: string): boolean {
+  return state !== 'running.idle' && state !== 'settled' && state !== 'cancelled';
+}
+
+/** Internal state of one runtime. Not public: hosts use the {@link Runtime} facade. */
+export class RuntimeCore {
+  readonly registry: Registry;
+  readonly heads: Heads;
+  readonly roles: Roles;
+  readonly logic: AgentLogic;
+  readonly sessionId: string;
+  readonly now: () => number;
+  readonly results: AgentResult[] = [];
+  readonly projectContext: string | undefined;
+  private readonly confirmer: Confirmer;
+  private readonly listeners = new Map<keyof RuntimeEvents, Set<Listener<keyof RuntimeEvents>>>();
+  private readonly resultWaiters = new Map<string, Array<(result: AgentResult) => void>>();
+  private readonly busy = new Set<string>();
+  private quietWaiters: Array<() => void> = [];
+  private readonly hostTools: ReadonlyMap<string, RuntimeTool>;
+  rootActor!: AnyActorRef;
+
+  constructor(readonly options: RuntimeOptions) {
+    this.registry = new Registry({ ...DEFAULT_LIMITS, ...options.limits });
+    this.now = options.now ?? Date.now;
+    this.sessionId = options.sessionId ?? `session_${Math.random().toString(36).slice(2, 12)}`;
+    this.heads = new Heads(options);
+    this.roles = new Roles(options);
+    this.confirmer = new Confirmer(options);
+    this.projectContext = options.projectContext;
+    this.hostTools = new Map((options.tools ?? []).map((t) => [t.name, t]));
+    this.logic = createAgentLogic(this);
+  }
+
+  /** Creates and starts the root agent (idle, published). */
+  startRoot(): void {
+    const record = this.registry.addRoot(ROOT_PATH, this.now());
+    const input: AgentInput = {
+      path: ROOT_PATH,
+      parentPath: null,
+      sessionId: this.sessionId,
+      role: undefined,
+      task: null,
+      snapshot: undefined,
+      contextLabel: 'none',
+      contextMode: 'none',
+      framing: undefined,
+      system: this.heads.root(),
+      model: this.options.modelId ?? 'default',
+      effort: undefined,
+      lifetime: 'continuable',
+      delivery: 'caller',
+      maxSteps: this.options.defaults?.maxSteps,
+      prefix: { shared: true, reasons: [] },
+      hasTaskHooks: false,
+      startedAt: record.reservedAt,
+    };
+    const inspect = this.options.inspect;
+    const actor = createActor(this.logic, {
+      input,
+      id: ROOT_PATH,
+      ...(inspect ? { inspect: sanitizingObserver(inspect) } : {}),
+    });
+    record.actor = actor;
+    this.rootActor = actor;
+    this.watch(record);
+    actor.start();
+  }
+
+  /** The live context of an agent. Throws when the path is not held. */
+  contextOf(path: string): AgentContext {
+    const actor = this.registry.get(path)?.actor;
+    if (!actor) throw new RuntimeError('unknown_agent', `no live agent at ${path}`);
+    return (actor.getSnapshot() as { context: AgentContext }).context;
+  }
+
+  /** The dialogue of a live agent. */
+  dialogueOf(path: string): DialogueView | undefined {
+    const actor = this.registry.get(path)?.actor;
+    return actor ? (actor.getSnapshot() as { context: AgentContext }).context.dialogue : undefined;
+  }
+
+  /** The state string of a live agent. */
+  stateOf(path: string): string | undefined {
+    const actor = this.registry.get(path)?.actor;
+    return actor ? stateString((actor.getSnapshot() as { value: unknown }).value) : undefined;
+  }
+
+  /** Asks the host to confirm risky capabilities of a spawn; throws on denial. */
+  confirm(request: ConfirmInput): Promise<void> {
+    return this.confirmer.confirm(request);
+  }
+
+  /** Tracks busy/idle and tree changes of an agent's actor. */
+  watch(record: AgentRecord): void {
+    const actor = record.actor;
+    if (!actor) return;
+    let last = '';
+    actor.subscribe({
+      next: (snapshot: { value: unknown }) => {
+        const state = stateString(snapshot.value);
+        if (state === last) return;
+        last = state;
+        if (isBusy(state)) this.busy.add(record.path);
+        else this.setNotBusy(record.path);
+        this.emit('change', { path: record.path, state });
+      },
+      error: () => this.setNotBusy(record.path),
+      complete: () => this.setNotBusy(record.path),
+    });
+  }
+
+  private setNotBusy(path: string): void {
+    if (!this.busy.delete(path) || this.busy.size > 0) return;
+    const waiters = this.quietWaiters;
+    this.quietWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+
+  /** Resolves when no agent is busy. */
+  whenQuiet(): Promise<void> {
+    if (this.busy.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.quietWaiters.push(resolve));
+  }
+
+  /** Runtime hook from the machine: the agent entered `running`. */
+  published(path: string): void {
+    this.registry.publish(path);
+  }
+
+  /**
+   * Runtime hook from the machine: the agent reached `settled` or `cancelled`.
+   * Exactly once per agent: live descendants are cancelled first, then the path and slot
+   * are released, then the result goes to the caller or the parent's inbox.
+   */
+  finished(reported: AgentResult): void {
+    const record = this.registry.get(reported.path);
+    if (!record || record.delivered) return;
+    record.delivered = true;
+    // A finished agent leaves no live subagents behind.
+    for (const child of [...record.children]) this.cancel(child, `${reported.path} finished`);
+    const result: AgentResult = { ...reported, elapsedMs: Math.max(0, this.now() - record.reservedAt) };
+    this.registry.release(record.path, { path: record.path, status: result.status, stopReason: result.stopReason });
+    this.results.push(result);
+    this.emit('result', result);
+    const waiters = this.resultWaiters.get(record.path);
+    this.resultWaiters.delete(record.path);
+    for (const resolve of waiters ?? []) resolve(result);
+    if (record.parentPath === null) return;
+    if (record.onFirstReport) {
+      const resolve = record.onFirstReport;
+      record.onFirstReport = undefined;
+      resolve({ kind: 'result', result });
+      return;
+    }
+    this.deliverToInbox(record.parentPath, settlementNotice(result), record.path);
+  }
+
+  /** Runtime hook from the machine: a continuable agent finished a turn. */
+  turnEnded(report: TurnReport): void {
+    this.emit('turn', report);
+    const record = this.registry.get(report.path);
+    if (!record || record.parentPath === null) return;
+    if (record.onFirstReport) {
+      const resolve = record.onFirstReport;
+      record.onFirstReport = undefined;
+      resolve({ kind: 'turn', text: report.text, turn: report.turn });
+      return;
+    }
+    // Only turns the parent asked for are reported up; this keeps message loops impossible.
+    const opener = report.openedBy;
+    const fromParent = opener && opener.kind !== 'person' && opener.from === record.parentPath && (opener.kind === 'task' || opener.kind === 'message');
+    if (fromParent) this.deliverToInbox(record.parentPath, turnNotice(report), record.path);
+  }
+
+  private deliverToInbox(to: string, text: string, from: string): void {
+    const target = this.registry.get(to);
+    if (!target?.actor || target.phase !== 'published') return;
+    target.actor.send({ type: 'inbox', item: { text, origin: { kind: 'notice', from } } });
+  }
+
+  /** A promise of an agent's one result (already delivered results resolve at once). */
+  resultOf(path: string): Promise<AgentResult> {
+    if (!this.registry.get(path)) {
+      const done = [...this.results].reverse().find((r) => r.path === path);
+      if (done) return Promise.resolve(done);
+      return Promise.reject(new RuntimeError('unknown_agent', `no agent at ${path}`));
+    }
+    return new Promise((resolve) => {
+      const list = this.resultWaiters.get(path) ?? [];
+      list.push(resolve);
+      this.resultWaiters.set(path, list);
+    });
+  }
+
+  /** Cancels the subtree under `path`, children before parents; reports what it stopped. */
+  cancel(path: string, reason?: string): CancelReport {
+    const stopped: CancelledAgent[] = [];
+    for (const record of this.registry.subtreePostOrder(path)) {
+      if (record.delivered || !record.actor) continue;
+      const state = this.stateOf(record.path) ?? 'reserved';
+      stopped.push({ path: record.path, state });
+      record.actor.send({ type: 'cancel', ...(reason ? { reason } : {}) });
+    }
+    return { stopped };
+  }
+
+  /** Emits a runtime event to hosts. */
+  emit<K extends keyof RuntimeEvents>(type: K, event: RuntimeEvents[K]): void {
+    const set = this.listeners.get(type);
+    if (!set) return;
+    for (const listener of set) (listener as Listener<K>)(event);
+  }
+
+  /** Subscribes to a runtime event. */
+  on<K extends keyof RuntimeEvents>(type: K, listener: Listener<K>): () => void {
+    const set = this.listeners.get(type) ?? new Set();
+    set.add(listener as Listener<keyof RuntimeEvents>);
+    this.listeners.set(type, set);
+    return () => set.delete(listener as Listener<keyof RuntimeEvents>);
+  }
+
+  /** Names of every tool registered in this runtime. */
+  toolNames(): string[] {
+    return this.heads.root().tools.map((t) => t.name);
+  }
+
+  /** A host tool by name. */
+  hostTool(name: string): RuntimeTool | undefined {
+    return this.hostTools.get(name);
+  }
+
+  /**
+   * Resolves a model-given agent id: an absolute path, or a bare name looked up among the
+   * caller's subagents, then its siblings.
+   */
+  resolveTarget(from: string, id: string): string {
+    if (id.startsWith('/')) return id.replace(/\/+$/, '');
+    const own = `${from}/${id}`;
+    if (this.registry.get(own) || this.registry.tombstone(own)) return own;
+    const parent = parentOf(from);
+    if (parent) {
+      const sibling = `${parent}/${id}`;
+      if (this.registry.get(sibling) || this.registry.tombstone(sibling)) return sibling;
+    }
+    return own;
+  }
+
+  /** Explains why `path` cannot take messages, or returns its live record. */
+  private addressable(path: string): AgentRecord & { actor: AnyActorRef } {
+    const record = this.registry.get(path);
+    if (!record) {
+      const tomb = this.registry.tombstone(path);
+      if (tomb) {
+        throw new RuntimeError(
+          'agent_closed',
+          `agent ${path} has ${tomb.status === 'cancelled' ? 'been cancelled' : tomb.stopReason === 'closed' ? 'been closed' : 'finished'} and takes no more messages`,
+        );
+      }
+      const live = this.list().map((a) => a.path);
+      throw new RuntimeError('unknown_agent', `no agent ${path}; live agents: ${live.join(', ')}`);
+    }
+    if (record.phase !== 'published' || !record.actor) {
+      throw new RuntimeError('not_published', `agent ${path} is still starting (not yet running) and cannot take messages yet`);
+    }
+    return record as AgentRecord & { actor: AnyActorRef };
+  }
+
+  /** Routes a message through the directory; returns the path it was delivered to. */
+  send(from: string, to: string, message: string): string {
+    if (typeof message !== 'string' || message.trim() === '') throw new RuntimeError('invalid_arguments', 'message must be a non-empty string');
+    const path = this.resolveTarget(from, to);
+    if (path === from) throw new RuntimeError('not_permitted', `${from} cannot send a message to itself`);
+    const record = this.addressable(path);
+    record.actor.send({ type: 'inbox', item: { text: message, origin: { kind: 'message', from } } });
+    return path;
+  }
+
+  /** A person's message to an agent (the root by default). */
+  prompt(text: string, to: string = ROOT_PATH): void {
+    const record = this.addressable(to);
+    record.actor.send({ type: 'inbox', item: { text, origin: { kind: 'person' } } });
+  }
+
+  /** Closes a continuable agent: now when idle, at the end of its turn when working. */
+  close(path: string): void {
+    this.addressable(path).actor.send({ type: 'close' });
+  }
+
+  /** Compacts an idle agent now, or marks a working one to compact before its next request. */
+  async compact(path: string): Promise<void> {
+    const record = this.addressable(path);
+    if (this.stateOf(path) !== 'running.idle') {
+      record.compactRequested = true;
+      return;
+    }
+    const dialogue = this.contextOf(path).dialogue;
+    const entry = await compactDialogue(this, path, dialogue, new AbortController().signal);
+    if (entry && this.registry.get(path) === record) record.actor.send({ type: 'compaction.apply', entry });
+  }
+
+  /** Live agents, in reservation order (the root first). */
+  list(): AgentInfo[] {
+    const now = this.now();
+    return [...this.registry.all()].map((r) => ({
+      path: r.path,
+      role: r.role,
+      state: this.stateOf(r.path) ?? 'reserved',
+      context: r.contextLabel,
+      delivery: r.delivery,
+      lifetime: r.lifetime,
+      lastTask: r.task,
+      elapsedMs: now - r.reservedAt,
+    }));
+  }
+}
+
+function sanitizingObserver(inspect: Observer<InspectionEvent> | ((event: InspectionEvent) => void)): Observer<InspectionEvent> {
+  const next = typeof inspect === 'function' ? inspect : inspect.next?.bind(inspect);
+  return { next: (event: InspectionEvent) => next?.(sanitizeInspectionEvent(event)) };
+}

@@ -1,0 +1,221 @@
+/**
+ * The registry: which paths are held, by whom, in which phase, and how many slots are used.
+ *
+ * Reservation checks and takes a path and a capacity slot in one synchronous step, so two
+ * parents racing for the last slot cannot both win: JavaScript runs the step to completion.
+ * The directory is the published subset: only `running` agents are addressable.
+ */
+import type { AnyActorRef } from 'xstate';
+import type { AgentResult, Delivery, Lifetime } from '../../machines/agent.types.js';
+import { RuntimeError } from './errors.js';
+import { childPath, depthOf } from './paths.js';
+
+/** Limits on the agent tree. */
+export interface Limits {
+  /** Deepest subagent level below the root (the root's subagents are depth 1). Default 3. */
+  readonly maxDepth: number;
+  /** Live subagents one agent may hold at once. Default 8. */
+  readonly maxChildren: number;
+  /** Live subagents in the whole runtime (the capacity slots). Default 64. */
+  readonly maxAgents: number;
+}
+
+/** Default limits. */
+export const DEFAULT_LIMITS: Limits = Object.freeze({ maxDepth: 3, maxChildren: 8, maxAgents: 64 });
+
+/** Where an agent is in its life, as the registry sees it. */
+export type Phase = 'reserved' | 'published';
+
+/** One held path. */
+export interface AgentRecord {
+  readonly path: string;
+  readonly parentPath: string | null;
+  readonly depth: number;
+  readonly role: string | undefined;
+  readonly contextLabel: string;
+  readonly delivery: Delivery;
+  readonly lifetime: Lifetime;
+  readonly task: string | null;
+  phase: Phase;
+  actor: AnyActorRef | undefined;
+  readonly children: Set<string>;
+  /** Resolves a caller-delivery spawn's tool call (first turn of a continuable agent). */
+  onFirstReport: ((report: FirstReport) => void) | undefined;
+  /** Set once the result has been delivered; guards exactly-once. */
+  delivered: boolean;
+  /** Ask the next model request to compact first. */
+  compactRequested: boolean;
+  readonly reservedAt: number;
+}
+
+/** What resolves a caller-delivery Agent call. */
+export type FirstReport = { readonly kind: 'result'; readonly result: AgentResult } | { readonly kind: 'turn'; readonly text: string; readonly turn: number };
+
+/** How a path that is no longer held ended. */
+export interface Tombstone {
+  readonly path: string;
+  readonly status: AgentResult['status'];
+  readonly stopReason: AgentResult['stopReason'];
+}
+
+/** What a reservation needs. */
+export interface ReservationRequest {
+  readonly parentPath: string;
+  readonly name: string;
+  readonly role: string | undefined;
+  readonly contextLabel: string;
+  readonly delivery: Delivery;
+  readonly lifetime: Lifetime;
+  readonly task: string;
+  readonly now: number;
+}
+
+/** Paths, slots and the directory of one runtime. */
+export class Registry {
+  private readonly records = new Map<string, AgentRecord>();
+  private readonly tombstones = new Map<string, Tombstone>();
+  private slotsUsed = 0;
+
+  constructor(readonly limits: Limits) {}
+
+  /** Registers the root (it takes no slot). */
+  addRoot(path: string, now: number): AgentRecord {
+    const record = this.makeRecord({ path, parentPath: null, role: undefined, contextLabel: 'none', delivery: 'caller', lifetime: 'continuable', task: null, now });
+    record.phase = 'published';
+    this.records.set(path, record);
+    return record;
+  }
+
+  /** Runs the checks of {@link reserve} without holding anything (before asynchronous steps). */
+  precheck(parentPath: string, name: string): void {
+    this.check(parentPath, name);
+  }
+
+  /**
+   * Checks the name and limits, then holds the path and a slot: all or nothing.
+   * Throws a {@link RuntimeError} and holds nothing when any check fails.
+   */
+  reserve(request: ReservationRequest): AgentRecord {
+    const { parent, path } = this.check(request.parentPath, request.name);
+    const record = this.makeRecord({ ...request, path, parentPath: request.parentPath });
+    this.records.set(path, record);
+    parent.children.add(path);
+    this.slotsUsed++;
+    this.tombstones.delete(path);
+    return record;
+  }
+
+  private check(parentPath: string, name: string): { parent: AgentRecord; path: string } {
+    const request = { parentPath, name };
+    const parent = this.records.get(request.parentPath);
+    if (!parent) throw new RuntimeError('parent_not_running', `agent ${request.parentPath} is not running, so it cannot start subagents`);
+    const path = childPath(request.parentPath, request.name);
+    const held = this.records.get(path);
+    if (held) {
+      throw new RuntimeError(
+        'name_taken',
+        `task_name "${request.name}" is already used by a ${held.phase === 'reserved' ? 'starting' : 'live'} subagent (${path}); choose another name`,
+      );
+    }
+    const depth = depthOf(path);
+    if (depth > this.limits.maxDepth) {
+      throw new RuntimeError('depth_limit', `cannot start ${path}: subagents may nest at most ${this.limits.maxDepth} levels below the root`);
+    }
+    if (parent.children.size >= this.limits.maxChildren) {
+      throw new RuntimeError(
+        'capacity',
+        `cannot start ${path}: ${request.parentPath} already has ${parent.children.size} live subagents (limit ${this.limits.maxChildren}); wait for one to finish or cancel one`,
+      );
+    }
+    if (this.slotsUsed >= this.limits.maxAgents) {
+      throw new RuntimeError('capacity', `cannot start ${path}: all ${this.limits.maxAgents} subagent slots of this session are in use`);
+    }
+    return { parent, path };
+  }
+
+  /** Makes a reserved path addressable. */
+  publish(path: string): void {
+    const record = this.records.get(path);
+    if (record) record.phase = 'published';
+  }
+
+  /** Frees the path and its slot, leaving a tombstone for clear errors. Idempotent. */
+  release(path: string, tombstone: Tombstone): boolean {
+    const record = this.records.get(path);
+    if (!record) return false;
+    this.records.delete(path);
+    if (record.parentPath !== null) {
+      this.records.get(record.parentPath)?.children.delete(path);
+      this.slotsUsed--;
+    }
+    this.tombstones.set(path, tombstone);
+    return true;
+  }
+
+  /** The record of a held path. */
+  get(path: string): AgentRecord | undefined {
+    return this.records.get(path);
+  }
+
+  /** How a released path ended, if it did. */
+  tombstone(path: string): Tombstone | undefined {
+    return this.tombstones.get(path);
+  }
+
+  /** Slots in use (live subagents, reserved or published). */
+  get slotsInUse(): number {
+    return this.slotsUsed;
+  }
+
+  /** Number of held paths, the root included. */
+  get size(): number {
+    return this.records.size;
+  }
+
+  /** Every held record, in reservation order. */
+  all(): IterableIterator<AgentRecord> {
+    return this.records.values();
+  }
+
+  /** The subtree under `path` (itself included), children before parents. */
+  subtreePostOrder(path: string): AgentRecord[] {
+    const out: AgentRecord[] = [];
+    const visit = (p: string): void => {
+      const record = this.records.get(p);
+      if (!record) return;
+      for (const child of [...record.children]) visit(child);
+      out.push(record);
+    };
+    visit(path);
+    return out;
+  }
+
+  private makeRecord(input: {
+    path: string;
+    parentPath: string | null;
+    role: string | undefined;
+    contextLabel: string;
+    delivery: Delivery;
+    lifetime: Lifetime;
+    task: string | null;
+    now: number;
+  }): AgentRecord {
+    return {
+      path: input.path,
+      parentPath: input.parentPath,
+      depth: depthOf(input.path),
+      role: input.role,
+      contextLabel: input.contextLabel,
+      delivery: input.delivery,
+      lifetime: input.lifetime,
+      task: input.task,
+      phase: 'reserved',
+      actor: undefined,
+      children: new Set(),
+      onFirstReport: undefined,
+      delivered: false,
+      compactRequested: false,
+      reservedAt: input.now,
+    };
+  }
+}

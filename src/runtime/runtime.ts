@@ -1,0 +1,69 @@
+/**
+ * `createRuntime`: a session's agent tree, with the root agent idle and waiting.
+ */
+import type { z } from 'zod';
+import { defineHostTool } from '../request/host-tool.js';
+import type { FieldHints } from '../request/tool-args.js';
+import { RuntimeCore } from './core.js';
+import { ROOT_PATH } from './paths.js';
+import { spawnSubagent } from './spawn.js';
+import type { Runtime, RuntimeOptions, RuntimeTool, ToolExecutionContext, ToolOutput } from './types.js';
+
+/**
+ * Creates a runtime and starts its root agent, idle in `running`. Send it work with
+ * `prompt`; watch it with `on('change' | 'turn' | 'result')`; stop it with `stop`.
+ */
+export function createRuntime(options: RuntimeOptions): Runtime {
+  const core = new RuntimeCore(options);
+  core.startRoot();
+  return {
+    sessionId: core.sessionId,
+    rootPath: ROOT_PATH,
+    prompt: (text, opts) => core.prompt(text, opts?.to),
+    spawn: (parentPath, request, opts) =>
+      spawnSubagent(core, parentPath, request, {
+        ...(opts?.delivery ? { delivery: opts.delivery } : {}),
+        ...(opts?.lifetime ? { lifetime: opts.lifetime } : {}),
+        ...(opts?.signal ? { signal: opts.signal } : {}),
+      }),
+    send: (from, to, message) => void core.send(from, to, message),
+    cancel: (path, reason) => core.cancel(path, reason),
+    close: (path) => core.close(path),
+    compact: (path) => core.compact(path),
+    list: () => core.list(),
+    dialogue: (path) => core.dialogueOf(path),
+    stateOf: (path) => core.stateOf(path),
+    result: (path) => core.resultOf(path),
+    get results() {
+      return core.results;
+    },
+    whenQuiet: () => core.whenQuiet(),
+    on: (type, listener) => core.on(type, listener),
+    get slotsInUse() {
+      return core.registry.slotsInUse;
+    },
+    stop: (reason) => core.cancel(ROOT_PATH, reason ?? 'session stopped'),
+  };
+}
+
+/**
+ * Defines a host tool the runtime can execute: a zod object schema for its arguments, the
+ * capabilities it exercises (for confirmation), and `execute`.
+ */
+export function defineRuntimeTool<S extends z.ZodObject>(def: {
+  readonly name: string;
+  readonly description: string;
+  readonly schema: S;
+  readonly capabilities?: readonly string[];
+  readonly hints?: FieldHints;
+  readonly execute: (args: z.output<S>, context: ToolExecutionContext) => ToolOutput | Promise<ToolOutput>;
+}): RuntimeTool<z.output<S>> {
+  const tool = defineHostTool({
+    name: def.name,
+    description: def.description,
+    schema: def.schema,
+    ...(def.capabilities ? { capabilities: def.capabilities } : {}),
+    ...(def.hints ? { hints: def.hints } : {}),
+  });
+  return Object.freeze({ ...tool, execute: def.execute });
+}

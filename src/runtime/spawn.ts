@@ -1,0 +1,150 @@
+/**
+ * Spawning a subagent, in the order DESIGN section 4 gives: validate, resolve the context
+ * mode, check limits and confirm capabilities, reserve path and slot atomically, then take
+ * the snapshot and start the actor with it as immutable input. Every failing step throws a
+ * RuntimeError (or a typed layer error) and leaves nothing held.
+ */
+import { createActor } from 'xstate';
+import type { AgentInput, Delivery, Lifetime, TaskFraming } from '../../machines/agent.types.js';
+import { contextLabel, contextModeOf } from '../context/parse.js';
+import { resolveContextSpec } from '../context/resolve.js';
+import { selectSnapshot } from '../context/select.js';
+import type { ContextMode, ContextSpec } from '../context/types.js';
+import type { RoleDefinition } from './roles.js';
+import { comparePrefix } from '../request/prefix.js';
+import type { RuntimeCore } from './core.js';
+import { RuntimeError } from './errors.js';
+import { childPath, isValidTaskName } from './paths.js';
+import type { FirstReport } from './registry.js';
+import type { AgentResult, SpawnHandle, SpawnRequest } from './types.js';
+
+/** Where a spawn comes from: a model's Agent call (with its call id) or the host. */
+export interface SpawnOrigin {
+  readonly triggeringCallId?: string;
+  readonly signal?: AbortSignal;
+  readonly delivery?: Delivery;
+  readonly lifetime?: Lifetime;
+}
+
+/** Validates a spawn request's shape (for host calls; model calls were schema-checked). */
+function validateRequest(request: SpawnRequest): void {
+  if (typeof request.task_name !== 'string' || !isValidTaskName(request.task_name)) {
+    throw new RuntimeError(
+      'invalid_arguments',
+      `task_name must be 1-64 lowercase letters, digits, "-" or "_" (got ${JSON.stringify(request.task_name)})`,
+    );
+  }
+  if (typeof request.message !== 'string' || request.message.trim() === '') {
+    throw new RuntimeError('invalid_arguments', 'message must be a non-empty string: the task for the subagent');
+  }
+}
+
+/** Starts a subagent under `parentPath`. Resolves once it is reserved and started. */
+export async function spawnSubagent(core: RuntimeCore, parentPath: string, request: SpawnRequest, origin: SpawnOrigin = {}): Promise<SpawnHandle> {
+  // 1. validate the input and the parent.
+  validateRequest(request);
+  const parent = core.registry.get(parentPath);
+  if (!parent?.actor || parent.phase !== 'published') {
+    throw new RuntimeError('parent_not_running', `agent ${parentPath} is not running, so it cannot start subagents`);
+  }
+  const path = childPath(parentPath, request.task_name);
+  if (core.registry.get(path)) {
+    throw new RuntimeError('name_taken', `task_name "${request.task_name}" is already used by a live subagent (${path}); choose another name`);
+  }
+
+  // 2. resolve the context mode: runtime default, then the role's default, then the spawn.
+  const role = core.roles.resolve(request.role);
+  const spec: ContextSpec = resolveContextSpec({
+    runtimeDefault: core.options.defaults?.context ?? 'none',
+    ...(role ? { role: { name: role.name, context: role.context, contexts: role.contexts } } : {}),
+    requested: request.context,
+  });
+
+  // 3. limits (checked again atomically at reservation), then capability confirmation.
+  core.registry.precheck(parentPath, request.task_name);
+  const parentContext = core.contextOf(parentPath);
+  const head = core.heads.forChild({ parent: parentContext.system, role });
+  const model = request.model ?? role?.model ?? parentContext.model;
+  await core.confirm({
+    parentPath,
+    taskName: request.task_name,
+    role: role?.name,
+    parentSystem: parentContext.system,
+    parentModel: parentContext.model,
+    system: head,
+    model,
+    signal: origin.signal,
+  });
+  if (origin.signal?.aborted) throw new RuntimeError('aborted', `the spawn of ${path} was cancelled before it started`);
+
+  // 4. reserve path and slot in one synchronous step.
+  const policy = core.options.spawnPolicy?.({ parentPath, taskName: request.task_name, role: role?.name, context: spec });
+  const delivery = origin.delivery ?? policy?.delivery ?? role?.delivery ?? core.options.defaults?.delivery ?? 'caller';
+  const lifetime = origin.lifetime ?? policy?.lifetime ?? role?.lifetime ?? core.options.defaults?.lifetime ?? 'one-shot';
+  const record = core.registry.reserve({
+    parentPath,
+    name: request.task_name,
+    role: role?.name,
+    contextLabel: contextLabel(spec),
+    delivery,
+    lifetime,
+    task: request.message,
+    now: core.now(),
+  });
+
+  // 5. snapshot the parent's dialogue now (selection never waits) and start the actor.
+  const snapshot = selectSnapshot(core.contextOf(parentPath).dialogue, spec, origin.triggeringCallId ? { triggeringCallId: origin.triggeringCallId } : {});
+  const mode = contextModeOf(spec);
+  const prefix = comparePrefix({ system: parentContext.system, model: parentContext.model }, { system: head, model });
+  const input: AgentInput = {
+    path,
+    parentPath,
+    sessionId: core.sessionId,
+    role: role?.name,
+    task: request.message,
+    snapshot,
+    contextLabel: contextLabel(spec),
+    contextMode: mode,
+    framing: framingFor(core, mode, parentPath, role, request),
+    system: head,
+    model,
+    effort: request.effort ?? role?.effort ?? parentContext.effort,
+    lifetime,
+    delivery,
+    maxSteps: role?.maxTurns ?? core.options.defaults?.maxSteps,
+    prefix: prefix.shared ? { shared: true, reasons: [] } : { shared: false, reasons: prefix.reasons },
+    hasTaskHooks: (core.options.taskHooks?.length ?? 0) > 0,
+    startedAt: record.reservedAt,
+  };
+
+  let resolveFirst!: (report: FirstReport) => void;
+  const firstReport = new Promise<FirstReport>((resolve) => (resolveFirst = resolve));
+  record.onFirstReport = delivery === 'caller' ? resolveFirst : undefined;
+  const result: Promise<AgentResult> = core.resultOf(path);
+
+  const actor = createActor(core.logic, { input, parent: parent.actor, id: path });
+  record.actor = actor;
+  core.watch(record);
+  actor.start();
+  return { path, delivery, lifetime, firstReport, result };
+}
+
+function framingFor(core: RuntimeCore, mode: ContextMode, parentPath: string, role: RoleDefinition | undefined, request: SpawnRequest): TaskFraming {
+  const roleInfo = role ? { name: role.name, ...(role.instructions ? { instructions: role.instructions } : {}) } : undefined;
+  switch (mode) {
+    case 'none':
+      return {
+        kind: 'independent',
+        parentId: parentPath,
+        // Role instructions travel in the task, so the head stays the parent's (shared prefix).
+        instructions: role?.instructions,
+        projectContext: core.projectContext,
+        attachments: request.attachments ?? [],
+      };
+    case 'summary':
+      return { kind: 'summary', parentId: parentPath, role: roleInfo };
+    case 'all':
+    case 'turns':
+      return { kind: 'fork', parentId: parentPath, role: roleInfo };
+  }
+}

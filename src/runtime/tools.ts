@@ -1,0 +1,102 @@
+/**
+ * Executes one model tool call for an agent. Never throws: malformed arguments, unknown or
+ * filtered tools, refused spawns and failing host tools all become error results the model
+ * can read, and nothing is left held.
+ */
+import type { ToolInput } from '../../machines/agent.types.js';
+import { canonicalJson } from '../request/canonical.js';
+import { isBuiltinTool, parseToolArguments } from '../request/tools.js';
+import type { RuntimeCore } from './core.js';
+import { errorCode, RuntimeError } from './errors.js';
+import { firstTurnToolContent, receiptToolContent, resultToolContent } from './reports.js';
+import { spawnSubagent } from './spawn.js';
+import { isWithin } from './paths.js';
+
+/** A tool call's outcome as it enters the dialogue. */
+export interface ToolOutcome {
+  readonly content: string;
+  readonly isError: boolean;
+}
+
+const ok = (content: string): ToolOutcome => ({ content, isError: false });
+
+function failure(error: unknown): ToolOutcome {
+  const code = errorCode(error);
+  const message = error instanceof Error ? error.message : String(error);
+  return { content: code ? `Error (${code}): ${message}` : `Error: ${message}`, isError: true };
+}
+
+/** Runs a tool call; resolves with its outcome, never rejects. */
+export async function executeTool(core: RuntimeCore, input: ToolInput, signal: AbortSignal): Promise<ToolOutcome> {
+  try {
+    return await dispatch(core, input, signal);
+  } catch (error) {
+    return failure(error);
+  }
+}
+
+async function dispatch(core: RuntimeCore, { path, call }: ToolInput, signal: AbortSignal): Promise<ToolOutcome> {
+  // Filters are enforced here, not only in the schemas the model saw.
+  const system = core.contextOf(path).system;
+  if (!system.tools.some((t) => t.name === call.name)) {
+    const known = core.toolNames();
+    if (!known.includes(call.name)) {
+      throw new RuntimeError('unknown_tool', `there is no tool named "${call.name}"; available tools: ${system.tools.map((t) => t.name).join(', ')}`);
+    }
+    throw new RuntimeError('tool_not_allowed', `tool "${call.name}" is not available to ${path}; available tools: ${system.tools.map((t) => t.name).join(', ')}`);
+  }
+  if (!isBuiltinTool(call.name)) return runHostTool(core, path, call.id, call.name, call.arguments, signal);
+
+  const parsed = parseToolArguments(call.name, call.arguments);
+  if (!parsed.ok) throw new RuntimeError('invalid_arguments', parsed.error.message);
+  switch (parsed.tool) {
+    case 'Agent': {
+      const { attachments, ...rest } = parsed.args;
+      const handle = await spawnSubagent(
+        core,
+        path,
+        { ...rest, ...(attachments ? { attachments } : {}) },
+        { triggeringCallId: call.id, signal },
+      );
+      if (handle.delivery === 'parent') {
+        return ok(receiptToolContent({ path: handle.path, context: core.registry.get(handle.path)?.contextLabel ?? '', lifetime: handle.lifetime }));
+      }
+      const report = await handle.firstReport;
+      if (report.kind === 'result') return { content: resultToolContent(report.result), isError: report.result.status !== 'completed' };
+      return ok(firstTurnToolContent({ path: handle.path, text: report.text, turn: report.turn }));
+    }
+    case 'send_message': {
+      const to = core.send(path, parsed.args.agent_id, parsed.args.message);
+      return ok(canonicalJson({ delivered_to: to, status: 'delivered' }));
+    }
+    case 'list_agents':
+      return ok(canonicalJson({ agents: core.list().map((a) => ({ agent_id: a.path, role: a.role ?? null, state: a.state, context: a.context, last_task: a.lastTask })) }));
+    case 'cancel_agent': {
+      const target = core.resolveTarget(path, parsed.args.agent_id);
+      requireDescendant(path, target, 'cancel');
+      const report = core.cancel(target, `cancelled by ${path}`);
+      return ok(canonicalJson({ cancelled: report.stopped.map((s) => ({ agent_id: s.path, state: s.state })) }));
+    }
+    case 'close_agent': {
+      const target = core.resolveTarget(path, parsed.args.agent_id);
+      requireDescendant(path, target, 'close');
+      core.close(target);
+      return ok(canonicalJson({ agent_id: target, status: 'closing' }));
+    }
+  }
+}
+
+function requireDescendant(caller: string, target: string, verb: string): void {
+  if (target === caller || !isWithin(target, caller)) {
+    throw new RuntimeError('not_permitted', `${caller} may only ${verb} its own subagents (and theirs); ${target} is not one of them`);
+  }
+}
+
+async function runHostTool(core: RuntimeCore, path: string, callId: string, name: string, args: unknown, signal: AbortSignal): Promise<ToolOutcome> {
+  const tool = core.hostTool(name);
+  if (!tool) throw new RuntimeError('unknown_tool', `there is no tool named "${name}"`);
+  const parsed = tool.parse(args);
+  if (!parsed.ok) throw new RuntimeError('invalid_arguments', parsed.error.message);
+  const output = await tool.execute(parsed.args, { path, signal, callId });
+  return typeof output === 'string' ? ok(output) : { content: output.content, isError: output.isError ?? false };
+}

@@ -1,0 +1,218 @@
+/**
+ * The runtime's public shapes: options, handles, reports.
+ */
+import type { InspectionEvent, Observer } from 'xstate';
+import type { AgentResult, Delivery, Lifetime, TurnReport } from '../../machines/agent.types.js';
+import type { ContextSpec } from '../context/types.js';
+import type { Attachment } from '../dialogue/entry.js';
+import type { DialogueView } from '../dialogue/types.js';
+import type { ModelAdapter } from '../model/adapter.js';
+import type { Summarizer } from '../model/summarizer.js';
+import type { Effort } from '../request/types.js';
+import type { Limits } from './registry.js';
+import type { HostTool } from '../request/host-tool.js';
+import type { RoleDefinition } from './roles.js';
+import type { ConfirmCallback } from '../policy/confirmation.js';
+import type { AccessCapability, CapabilityCatalog } from '../policy/capabilities.js';
+
+export type { AgentResult, Delivery, Lifetime, TurnReport };
+
+/** What a task hook sees. */
+export interface TaskHookInput {
+  readonly path: string;
+  readonly parentPath: string | null;
+  readonly role: string | undefined;
+  readonly task: string;
+  readonly context: string;
+}
+
+/** A hook's verdict: allow (optionally rewriting the task) or deny with a reason. */
+export type TaskHookDecision = { readonly allow: true; readonly task?: string } | { readonly allow: false; readonly reason: string };
+
+/**
+ * Runs once per spawn, before any summary is generated. Hooks run in order; each sees the
+ * task as the previous one left it. Throwing cancels the spawn like a denial.
+ */
+export type TaskHook = (input: TaskHookInput, signal: AbortSignal) => TaskHookDecision | Promise<TaskHookDecision>;
+
+/** What a host tool's `execute` gets besides its validated arguments. */
+export interface ToolExecutionContext {
+  /** The calling agent's path. */
+  readonly path: string;
+  /** Aborts when the calling agent is cancelled. */
+  readonly signal: AbortSignal;
+  readonly callId: string;
+}
+
+/** A host tool's result: text for the model, flagged when it is an error. */
+export type ToolOutput = string | { readonly content: string; readonly isError?: boolean };
+
+/**
+ * A host tool with its implementation: defined like the built-ins (zod schema, canonical
+ * JSON Schema, model-actionable argument errors) plus `execute`. Build one with
+ * {@link defineRuntimeTool}.
+ */
+export interface RuntimeTool<T = unknown> extends HostTool<T> {
+  execute(args: T, context: ToolExecutionContext): ToolOutput | Promise<ToolOutput>;
+}
+
+/** What the host decides per spawn, beyond what the model asked for. */
+export interface SpawnPolicyInput {
+  readonly parentPath: string;
+  readonly taskName: string;
+  readonly role: string | undefined;
+  readonly context: ContextSpec;
+}
+
+/** The host's choices for one spawn. */
+export interface SpawnPolicyDecision {
+  readonly delivery?: Delivery;
+  readonly lifetime?: Lifetime;
+}
+
+/** Automatic compaction: when a request would pass `maxRequestBytes`, summarize first. */
+export interface CompactionPolicy {
+  readonly maxRequestBytes: number;
+}
+
+/** Options of {@link createRuntime}. */
+export interface RuntimeOptions {
+  /** The model every agent samples from. */
+  readonly model: ModelAdapter;
+  /** Writes summary backgrounds and compactions. Default: the model itself, when it can summarize. */
+  readonly summarizer?: Summarizer;
+  /** Model id agents use unless a spawn or role names another. Default `default`. */
+  readonly modelId?: string;
+  /** The root's system prompt (the default preset). */
+  readonly systemPrompt?: string;
+  /** Limits on depth, per-agent fan-out and total slots. */
+  readonly limits?: Partial<Limits>;
+  /** Runtime-wide defaults; per spawn the host may override through `spawnPolicy`. */
+  readonly defaults?: {
+    readonly context?: ContextSpec;
+    readonly delivery?: Delivery;
+    readonly lifetime?: Lifetime;
+    /** Model requests per turn before an agent fails with `max_steps`. */
+    readonly maxSteps?: number;
+  };
+  /** The host's per-spawn choice of delivery and lifetime (never the model's). */
+  readonly spawnPolicy?: (input: SpawnPolicyInput) => SpawnPolicyDecision | undefined;
+  /** The host's own tools, registered for every agent after the built-in ones. */
+  readonly tools?: readonly RuntimeTool[];
+  /** Agent definitions spawns may name as `role`; without them a role is a plain label. */
+  readonly roles?: Iterable<RoleDefinition>;
+  /** The project's trusted context (`AGENTS.md` text) given to independent subagents. */
+  readonly projectContext?: string;
+  /** Asks the host before a subagent gets a risky capability its parent lacks. */
+  readonly confirm?: ConfirmCallback;
+  /** What tools and models grant; confirmation is only asked when it is set. */
+  readonly capabilities?: CapabilityCatalog;
+  /** Capabilities the root holds without asking (beyond its own tools'). */
+  readonly rootGrants?: readonly AccessCapability[];
+  /** Task hooks, run in order once per spawn. */
+  readonly taskHooks?: readonly TaskHook[];
+  /** Compaction policy; off when omitted. */
+  readonly compaction?: CompactionPolicy;
+  /** An XState inspection observer for the whole tree (sanitized: no dialogues). */
+  readonly inspect?: Observer<InspectionEvent> | ((event: InspectionEvent) => void);
+  /** Time source for elapsed times. Default `Date.now`. */
+  readonly now?: () => number;
+  /** Session id; generated when omitted. */
+  readonly sessionId?: string;
+}
+
+/** One live agent as `list_agents` and hosts see it. */
+export interface AgentInfo {
+  readonly path: string;
+  readonly role: string | undefined;
+  /** `reserved`, `preparingSummary`, `running.working.sampling`, `running.idle`, ... */
+  readonly state: string;
+  readonly context: string;
+  readonly delivery: Delivery;
+  readonly lifetime: Lifetime;
+  readonly lastTask: string | null;
+  readonly elapsedMs: number;
+}
+
+/** One agent a cancellation stopped, and the state it was in. */
+export interface CancelledAgent {
+  readonly path: string;
+  readonly state: string;
+}
+
+/** What a cancellation stopped, children before parents. */
+export interface CancelReport {
+  readonly stopped: readonly CancelledAgent[];
+}
+
+/** A spawn as the model (or host) asks for it, before validation. */
+export interface SpawnRequest {
+  readonly task_name: string;
+  readonly message: string;
+  readonly role?: string;
+  readonly context?: string | number;
+  readonly model?: string;
+  readonly effort?: Effort;
+  readonly attachments?: readonly Attachment[];
+}
+
+/** What a started spawn gives its caller. */
+export interface SpawnHandle {
+  readonly path: string;
+  readonly delivery: Delivery;
+  readonly lifetime: Lifetime;
+  /** Resolves with the result (one-shot) or first turn report (continuable) for caller delivery. */
+  readonly firstReport: Promise<FirstReportValue>;
+  /** Resolves with the agent's one result, whatever ends it. */
+  readonly result: Promise<AgentResult>;
+}
+
+/** What resolves a caller-delivery spawn. */
+export type FirstReportValue = { readonly kind: 'result'; readonly result: AgentResult } | { readonly kind: 'turn'; readonly text: string; readonly turn: number };
+
+/** Events the runtime emits to hosts. */
+export interface RuntimeEvents {
+  /** An agent settled or was cancelled (exactly once per agent). */
+  result: AgentResult;
+  /** A continuable agent finished a turn. */
+  turn: TurnReport;
+  /** The tree changed (spawn, state change, release); for live views. */
+  change: { readonly path: string; readonly state: string };
+}
+
+/** The host's handle on a session. */
+export interface Runtime {
+  readonly sessionId: string;
+  /** The root agent's path (`/root`). */
+  readonly rootPath: string;
+  /** Sends a person's message to an agent (the root by default); starts its turn if idle. */
+  prompt(text: string, options?: { readonly to?: string; readonly attachments?: readonly Attachment[] }): void;
+  /** Starts a subagent under `parentPath` as the Agent tool would, with the host's options. */
+  spawn(parentPath: string, request: SpawnRequest, options?: SpawnPolicyDecision & { readonly signal?: AbortSignal }): Promise<SpawnHandle>;
+  /** Routes a `send_message` from one agent to another. Throws a RuntimeError on a bad target. */
+  send(from: string, to: string, message: string): void;
+  /** Cancels an agent's subtree, children first. Cancelling the root stops the session. */
+  cancel(path: string, reason?: string): CancelReport;
+  /** Closes a continuable agent (now if idle, at the end of its turn if working). */
+  close(path: string): void;
+  /** Compacts an agent's dialogue (now if idle, before its next model request otherwise). */
+  compact(path: string): Promise<void>;
+  /** Live agents, the root first. */
+  list(): AgentInfo[];
+  /** An agent's dialogue (live agents only). */
+  dialogue(path: string): DialogueView | undefined;
+  /** An agent's state string, or undefined when it is not live. */
+  stateOf(path: string): string | undefined;
+  /** The one result of an agent (waits for it if still live). */
+  result(path: string): Promise<AgentResult>;
+  /** Every result delivered so far, in order. */
+  readonly results: readonly AgentResult[];
+  /** Resolves when no agent is working (all idle or finished). */
+  whenQuiet(): Promise<void>;
+  /** Subscribes to runtime events; returns the unsubscribe function. */
+  on<K extends keyof RuntimeEvents>(type: K, listener: (event: RuntimeEvents[K]) => void): () => void;
+  /** Slots held by live subagents (reserved or running). */
+  readonly slotsInUse: number;
+  /** Stops the whole session (cancels the root's subtree). */
+  stop(reason?: string): CancelReport;
+}
