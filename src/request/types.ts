@@ -26,6 +26,13 @@ export interface SystemConfiguration {
   readonly preset: string;
   readonly systemPrompt: string;
   readonly tools: readonly ToolSchema[];
+  /**
+   * Tools of the preset that a tool filter removed, in preset order; absent when none were.
+   * Not part of the head's bytes (the removed schemas simply are not there), but kept so
+   * prefix metadata can name a filter as the reason a head differs, and so a restored
+   * descriptor's filter keeps governing both schemas and guidance.
+   */
+  readonly removedTools?: readonly string[];
 }
 
 /** One model request: head, then messages, then model and effort. */

@@ -1,0 +1,101 @@
+/**
+ * The built-in model-facing tools, registered for every agent alike.
+ *
+ * Registering the same tools, in the same order, for every agent is what lets a fork keep its
+ * parent's request head byte for byte (reference: fork-prefix-reuse): a subagent-only tool or
+ * a different order would put new bytes ahead of the inherited messages.
+ */
+import type { z } from 'zod';
+import { BUILTIN_TOOL_NAMES, type BuiltinToolName } from './tool-names.js';
+import { defineTool, describeValue, type DefinedTool, type ToolArgumentError } from './tool-args.js';
+import {
+  agentArgsSchema,
+  cancelAgentArgsSchema,
+  closeAgentArgsSchema,
+  listAgentsArgsSchema,
+  sendMessageArgsSchema,
+  TOOL_DESCRIPTIONS,
+  TOOL_HINTS,
+} from './tool-schemas.js';
+import type { ToolSchema } from './types.js';
+
+/** Validated arguments of `Agent`. `context` is still raw: the context layer parses it. */
+export type AgentArgs = z.output<typeof agentArgsSchema>;
+/** Validated arguments of `send_message`. */
+export type SendMessageArgs = z.output<typeof sendMessageArgsSchema>;
+/** Validated arguments of `list_agents` (an empty object). */
+export type ListAgentsArgs = z.output<typeof listAgentsArgsSchema>;
+/** Validated arguments of `cancel_agent`. */
+export type CancelAgentArgs = z.output<typeof cancelAgentArgsSchema>;
+/** Validated arguments of `close_agent`. */
+export type CloseAgentArgs = z.output<typeof closeAgentArgsSchema>;
+
+const define = <S extends z.ZodObject>(name: BuiltinToolName, schema: S): DefinedTool<z.output<S>> =>
+  defineTool({ name, description: TOOL_DESCRIPTIONS[name], schema, hints: TOOL_HINTS[name] });
+
+/** The built-in tools with their validators, by name. */
+export const BUILTIN_TOOLS = Object.freeze({
+  Agent: define('Agent', agentArgsSchema),
+  send_message: define('send_message', sendMessageArgsSchema),
+  list_agents: define('list_agents', listAgentsArgsSchema),
+  cancel_agent: define('cancel_agent', cancelAgentArgsSchema),
+  close_agent: define('close_agent', closeAgentArgsSchema),
+});
+
+/** The built-in tool schemas, frozen, in registration order. */
+export const BUILTIN_TOOL_SCHEMAS: readonly ToolSchema[] = Object.freeze(BUILTIN_TOOL_NAMES.map((name) => BUILTIN_TOOLS[name].schema));
+
+/** Validated arguments of one built-in tool call, discriminated by `tool`. */
+export type BuiltinToolCall =
+  | { readonly ok: true; readonly tool: 'Agent'; readonly args: AgentArgs }
+  | { readonly ok: true; readonly tool: 'send_message'; readonly args: SendMessageArgs }
+  | { readonly ok: true; readonly tool: 'list_agents'; readonly args: ListAgentsArgs }
+  | { readonly ok: true; readonly tool: 'cancel_agent'; readonly args: CancelAgentArgs }
+  | { readonly ok: true; readonly tool: 'close_agent'; readonly args: CloseAgentArgs };
+
+/** The outcome of {@link parseToolArguments}. */
+export type ParsedToolArguments = BuiltinToolCall | { readonly ok: false; readonly error: ToolArgumentError };
+
+/** Whether `name` is one of the built-in tools. */
+export function isBuiltinTool(name: string): name is BuiltinToolName {
+  return (BUILTIN_TOOL_NAMES as readonly string[]).includes(name);
+}
+
+/**
+ * Validates a built-in tool call's arguments. Never throws: an unknown tool name or malformed
+ * arguments yield `{ ok: false, error }`, whose `message` names each bad field and what it
+ * should hold, ready to return to the model as the tool result.
+ */
+export function parseToolArguments(name: string, args: unknown): ParsedToolArguments {
+  switch (name) {
+    case 'Agent':
+      return tag('Agent', BUILTIN_TOOLS.Agent.parse(args));
+    case 'send_message':
+      return tag('send_message', BUILTIN_TOOLS.send_message.parse(args));
+    case 'list_agents':
+      return tag('list_agents', BUILTIN_TOOLS.list_agents.parse(args));
+    case 'cancel_agent':
+      return tag('cancel_agent', BUILTIN_TOOLS.cancel_agent.parse(args));
+    case 'close_agent':
+      return tag('close_agent', BUILTIN_TOOLS.close_agent.parse(args));
+    default: {
+      const expected = `one of ${BUILTIN_TOOL_NAMES.join(', ')}`;
+      const shown = describeValue(name);
+      return {
+        ok: false,
+        error: Object.freeze({
+          tool: name,
+          issues: Object.freeze([Object.freeze({ field: '', problem: 'unknown_tool' as const, expected })]),
+          message: `Unknown tool ${shown}: expected ${expected}.`,
+        }),
+      };
+    }
+  }
+}
+
+function tag<N extends BuiltinToolName, T>(
+  tool: N,
+  result: { readonly ok: true; readonly args: T } | { readonly ok: false; readonly error: ToolArgumentError },
+): { readonly ok: true; readonly tool: N; readonly args: T } | { readonly ok: false; readonly error: ToolArgumentError } {
+  return result.ok ? { ok: true, tool, args: Object.freeze(result.args) } : result;
+}
