@@ -1,0 +1,123 @@
+/**
+ * Request → AI SDK language-model (V3) prompt and tools. Types only from `@ai-sdk/provider`:
+ * the library must not load it at run time (it is an optional peer).
+ */
+import type {
+  JSONSchema7,
+  LanguageModelV3FunctionTool,
+  LanguageModelV3Message,
+  LanguageModelV3Prompt,
+  LanguageModelV3TextPart,
+  LanguageModelV3ToolResultPart,
+  SharedV3ProviderOptions,
+} from '@ai-sdk/provider';
+import type { Entry, JsonValue, UserEntry } from '../dialogue/entry.js';
+import type { ModelRequest, ToolSchema } from '../request/types.js';
+
+/** How a compaction summary is framed for the model: as earlier context, not as a request. */
+export function compactionText(summary: string): string {
+  return `Summary of the earlier conversation:\n${summary}`;
+}
+
+/** How an attachment is rendered: a named, delimited text block after the entry's text. */
+export function attachmentText(name: string, content: string): string {
+  return `<attachment name=${JSON.stringify(name)}>\n${content}\n</attachment>`;
+}
+
+/**
+ * An Anthropic-style cache breakpoint, fresh on each call (providers own what they are given).
+ * The Anthropic provider reads it from message-level provider options; other providers ignore
+ * the `anthropic` key.
+ */
+export function cacheHint(): SharedV3ProviderOptions {
+  return { anthropic: { cacheControl: { type: 'ephemeral' } } };
+}
+
+/**
+ * Tool inputs are JSON objects. Arguments that are not (the raw string kept from malformed
+ * model output) are replayed as `{}`, as the AI SDK does for invalid inputs: providers reject
+ * a non-object input, and the tool error result that followed already tells the model why.
+ */
+function replayInput(args: JsonValue): JsonValue {
+  return args !== null && typeof args === 'object' && !Array.isArray(args) ? args : {};
+}
+
+/** V3 tool definitions, in the request's order (the order is part of the cached prefix). */
+export function toV3Tools(tools: readonly ToolSchema[]): LanguageModelV3FunctionTool[] {
+  return tools.map((tool) => ({
+    type: 'function',
+    name: tool.name,
+    description: tool.description,
+    // Our schemas are read-only JSON objects; the SDK only reads them.
+    inputSchema: tool.inputSchema as unknown as JSONSchema7,
+  }));
+}
+
+function userParts(entry: UserEntry): LanguageModelV3TextPart[] {
+  return [
+    { type: 'text', text: entry.text },
+    ...entry.attachments.map((a): LanguageModelV3TextPart => ({ type: 'text', text: attachmentText(a.name, a.content) })),
+  ];
+}
+
+function toolResultPart(entry: Extract<Entry, { kind: 'tool_result' }>): LanguageModelV3ToolResultPart {
+  return {
+    type: 'tool-result',
+    toolCallId: entry.callId,
+    toolName: entry.toolName,
+    output: entry.isError ? { type: 'error-text', value: entry.content } : { type: 'text', value: entry.content },
+  };
+}
+
+/**
+ * Converts one request to a V3 prompt:
+ * - the system prompt becomes the system message (left out when empty);
+ * - a user entry becomes a user message: its text, then one text part per attachment;
+ * - an assistant entry becomes text (when non-empty) and tool-call parts; an assistant entry
+ *   with neither is left out, because providers reject empty content;
+ * - consecutive tool results become one tool message, as the AI SDK itself groups the results
+ *   of one step;
+ * - a compaction becomes a user message framed by {@link compactionText}.
+ *
+ * With `cacheHints`, the system message and the last message carry {@link cacheHint}. The
+ * request does not say where a forked subagent's inherited prefix ends, but marking the last
+ * message of every request caches the whole prefix at each step, so the next request of the
+ * agent, and a fork's request that extends it, can read it (Anthropic looks back from a
+ * breakpoint for the longest cached prefix). Two breakpoints stay under Anthropic's limit of four.
+ */
+export function toV3Prompt(request: ModelRequest, options: { readonly cacheHints?: boolean } = {}): LanguageModelV3Prompt {
+  const prompt: LanguageModelV3Message[] = [];
+  if (request.system.systemPrompt !== '') prompt.push({ role: 'system', content: request.system.systemPrompt });
+
+  for (const entry of request.messages) {
+    switch (entry.kind) {
+      case 'user':
+        prompt.push({ role: 'user', content: userParts(entry) });
+        break;
+      case 'compaction':
+        prompt.push({ role: 'user', content: [{ type: 'text', text: compactionText(entry.summary) }] });
+        break;
+      case 'assistant': {
+        const content: Extract<LanguageModelV3Message, { role: 'assistant' }>['content'] = [];
+        if (entry.text !== '') content.push({ type: 'text', text: entry.text });
+        for (const call of entry.toolCalls) content.push({ type: 'tool-call', toolCallId: call.id, toolName: call.name, input: replayInput(call.arguments) });
+        if (content.length > 0) prompt.push({ role: 'assistant', content });
+        break;
+      }
+      case 'tool_result': {
+        const last = prompt.at(-1);
+        if (last?.role === 'tool') last.content.push(toolResultPart(entry));
+        else prompt.push({ role: 'tool', content: [toolResultPart(entry)] });
+        break;
+      }
+    }
+  }
+
+  if (options.cacheHints === true) {
+    const system = prompt[0]?.role === 'system' ? prompt[0] : undefined;
+    if (system !== undefined) system.providerOptions = cacheHint();
+    const last = prompt.at(-1);
+    if (last !== undefined) last.providerOptions = cacheHint();
+  }
+  return prompt;
+}

@@ -1,0 +1,71 @@
+/**
+ * AI SDK language-model (V3) result → {@link ModelResponse}. Types only from `@ai-sdk/provider`.
+ */
+import type { LanguageModelV3FinishReason, LanguageModelV3GenerateResult, LanguageModelV3Usage } from '@ai-sdk/provider';
+import type { JsonValue, ToolCall } from '../dialogue/entry.js';
+import type { ModelResponse, Usage } from './adapter.js';
+
+/**
+ * Parses a V3 tool-call input (a JSON string). Blank input means no arguments (some providers
+ * send `""` for a call without parameters). Malformed JSON must not crash the agent: the raw
+ * string is kept as the argument value, so the runtime's schema validation answers the model
+ * with a clear tool error it can correct.
+ */
+export function parseToolInput(input: string): JsonValue {
+  if (input.trim() === '') return {};
+  try {
+    return JSON.parse(input) as JsonValue;
+  } catch {
+    return input;
+  }
+}
+
+/**
+ * V3 usage → {@link Usage}. `inputTokens` is the whole input (cached part included); when a
+ * provider reports no total it is rebuilt from its parts. Unreported counts are 0.
+ */
+export function fromV3Usage(usage: LanguageModelV3Usage): Usage {
+  const input = usage.inputTokens;
+  const cacheReadTokens = input.cacheRead ?? 0;
+  const cacheWriteTokens = input.cacheWrite ?? 0;
+  return {
+    inputTokens: input.total ?? (input.noCache ?? 0) + cacheReadTokens + cacheWriteTokens,
+    outputTokens: usage.outputTokens.total ?? (usage.outputTokens.text ?? 0) + (usage.outputTokens.reasoning ?? 0),
+    cacheReadTokens,
+    cacheWriteTokens,
+  };
+}
+
+/** V3 unified finish reasons, in the snake_case vocabulary of {@link ModelResponse.stopReason}. */
+const STOP_REASONS: Readonly<Record<LanguageModelV3FinishReason['unified'], string>> = {
+  stop: 'stop',
+  length: 'length',
+  'content-filter': 'content_filter',
+  'tool-calls': 'tool_calls',
+  error: 'error',
+  other: 'other',
+};
+
+/** V3 finish reason → stop reason. */
+export function fromV3FinishReason(reason: LanguageModelV3FinishReason): string {
+  // A provider may send a value newer than these types; keep its raw reason then.
+  return (STOP_REASONS as Readonly<Record<string, string>>)[reason.unified] ?? reason.raw ?? 'other';
+}
+
+/**
+ * V3 generate result → {@link ModelResponse}: text parts joined in order (as the AI SDK's
+ * `text` is), client-side tool calls parsed. Reasoning, files and sources are not part of the
+ * dialogue and are dropped; provider-executed tool calls (and their results) were already run
+ * by the provider, so they are not handed to the runtime to run again.
+ */
+export function fromV3Result(result: LanguageModelV3GenerateResult): ModelResponse {
+  let text = '';
+  const toolCalls: ToolCall[] = [];
+  for (const part of result.content) {
+    if (part.type === 'text') text += part.text;
+    else if (part.type === 'tool-call' && part.providerExecuted !== true) {
+      toolCalls.push({ id: part.toolCallId, name: part.toolName, arguments: parseToolInput(part.input) });
+    }
+  }
+  return { text, toolCalls, usage: fromV3Usage(result.usage), stopReason: fromV3FinishReason(result.finishReason) };
+}

@@ -1,0 +1,173 @@
+/**
+ * A deterministic {@link ModelAdapter} for tests and demos: replies come from a script keyed
+ * by agent path, turn and step, never from a network.
+ */
+import type { ToolCall } from '../dialogue/entry.js';
+import type { ModelRequest } from '../request/types.js';
+import { throwIfAborted } from './abort.js';
+import type { ModelAdapter, ModelResponse, SampleContext, Usage } from './adapter.js';
+import { ZERO_USAGE } from './adapter.js';
+import { scriptedCallId } from './call-ids.js';
+import type { Clock } from './clock.js';
+import { systemClock } from './clock.js';
+import { bytesToTokens, PrefixCache } from './prefix-cache.js';
+import type { Script, ScriptReply, SummaryReply, SummaryScript } from './script.js';
+import { compileScript } from './script-resolve.js';
+import type { Summarizer, SummaryInput, SummaryResult } from './summarizer.js';
+
+/** Options of {@link scriptedModel}. */
+export interface ScriptedModelOptions {
+  /** Adapter name (default `scripted`). */
+  readonly name?: string;
+  /** Reject requests (and summaries) the script does not cover instead of answering a default. */
+  readonly strict?: boolean;
+  /** Latency of every reply that sets none (default 0: no wait at all). */
+  readonly latencyMs?: number;
+  /** Where latency is waited out (default {@link systemClock}, which vitest fake timers control). */
+  readonly clock?: Clock;
+  /**
+   * Simulate provider prompt caching for replies without explicit usage: `true` for a private
+   * {@link PrefixCache}, or a cache to share (and inspect) across models.
+   */
+  readonly cache?: boolean | PrefixCache;
+}
+
+/** One request the scripted model received. */
+export interface ScriptedCall {
+  readonly agentPath: string;
+  readonly turn: number;
+  readonly step: number;
+  readonly request: ModelRequest;
+}
+
+/** A scripted model: a {@link ModelAdapter} and a {@link Summarizer} that records its inputs. */
+export interface ScriptedModel extends ModelAdapter, Summarizer {
+  /** Every sample request received, in arrival order (aborted and failed ones included). */
+  readonly calls: readonly ScriptedCall[];
+  /** Every summary request received, in arrival order. */
+  readonly summaryCalls: readonly SummaryInput[];
+  /** The simulated prompt cache, when enabled. */
+  readonly cache: PrefixCache | undefined;
+}
+
+/** The reply to a request the script does not cover: a final text, so the turn ends. */
+export function missingStepText(context: Pick<SampleContext, 'agentPath' | 'turn' | 'step'>): string {
+  return `(no script for ${context.agentPath} turn ${context.turn} step ${context.step})`;
+}
+
+/** The background returned when the script has no summary for a path. */
+export function missingSummaryText(agentPath: string): string {
+  return `(no summary script for ${agentPath})`;
+}
+
+const withZeros = (usage: Partial<Usage>): Usage => ({ ...ZERO_USAGE, ...usage });
+
+/** Output tokens of a reply, estimated like the cache estimates input: 4 bytes a token. */
+function estimateOutputTokens(text: string, toolCalls: readonly ToolCall[]): number {
+  const calls = toolCalls.map((c) => `${c.name}${JSON.stringify(c.arguments)}`).join('');
+  return bytesToTokens(Buffer.byteLength(text + calls, 'utf8'));
+}
+
+/**
+ * Creates a scripted model.
+ *
+ * Each request is answered by the step the script gives for `(context.agentPath,
+ * context.turn, context.step)`; see {@link Script} for how paths match. Order of events: the
+ * call is recorded, an aborted signal rejects at once, the reply is computed, the latency is
+ * waited out on the clock (an abort rejects promptly with an AbortError), then a `fail` step
+ * rejects with an Error, and any other step resolves.
+ *
+ * Tool calls without an id get `call_<path-hash>_<turn>_<step>_<index>`. A missing step
+ * yields the final text {@link missingStepText}, or an Error under `strict`.
+ *
+ * Usage is the step's explicit usage (missing fields 0); otherwise, with `cache`, input and
+ * cache tokens come from the {@link PrefixCache} and output tokens are estimated from the
+ * reply; otherwise it is zero. Successful requests are recorded in the cache either way.
+ *
+ * `summarize` answers from the `summary` entry of the first rule matching
+ * `input.agentPath`, with the same latency, abort and strictness rules.
+ */
+export function scriptedModel(script: Script, options: ScriptedModelOptions = {}): ScriptedModel {
+  const index = compileScript(script);
+  const clock = options.clock ?? systemClock;
+  const cache = options.cache instanceof PrefixCache ? options.cache : options.cache === true ? new PrefixCache() : undefined;
+  const calls: ScriptedCall[] = [];
+  const summaryCalls: SummaryInput[] = [];
+
+  const wait = async (latencyMs: number | undefined, signal: AbortSignal): Promise<void> => {
+    const ms = latencyMs ?? options.latencyMs ?? 0;
+    if (ms > 0) await clock.sleep(ms, signal);
+    throwIfAborted(signal);
+  };
+
+  const resolveReply = async (request: ModelRequest, context: SampleContext): Promise<ScriptReply> => {
+    const step = index.step(context.agentPath, context.turn, context.step);
+    if (step === undefined) {
+      if (options.strict === true) {
+        throw new Error(`scriptedModel: no script for ${context.agentPath} turn ${context.turn} step ${context.step}`);
+      }
+      return { text: missingStepText(context) };
+    }
+    return typeof step === 'function' ? await step(request, context) : step;
+  };
+
+  const resolveSummary = async (script: SummaryScript | undefined, input: SummaryInput, signal: AbortSignal): Promise<SummaryReply> => {
+    if (script === undefined) {
+      if (options.strict === true) throw new Error(`scriptedModel: no summary script for ${input.agentPath}`);
+      return { text: missingSummaryText(input.agentPath) };
+    }
+    const reply = typeof script === 'function' ? await script(input, signal) : script;
+    return typeof reply === 'string' ? { text: reply } : reply;
+  };
+
+  return {
+    name: options.name ?? 'scripted',
+    calls,
+    summaryCalls,
+    cache,
+
+    async sample(request: ModelRequest, context: SampleContext): Promise<ModelResponse> {
+      calls.push(Object.freeze({ agentPath: context.agentPath, turn: context.turn, step: context.step, request }));
+      throwIfAborted(context.signal);
+      const reply = await resolveReply(request, context);
+      throwIfAborted(context.signal);
+      await wait(reply.latencyMs, context.signal);
+      if (reply.fail !== undefined) throw new Error(reply.fail);
+
+      const text = reply.text ?? '';
+      const toolCalls: ToolCall[] = (reply.toolCalls ?? []).map((call, i) => ({
+        id: call.id ?? scriptedCallId(context.agentPath, context.turn, context.step, i),
+        name: call.name,
+        arguments: call.arguments ?? {},
+      }));
+      const simulated = cache?.observe(request);
+      const usage =
+        reply.usage !== undefined
+          ? withZeros(reply.usage)
+          : simulated !== undefined
+            ? {
+                inputTokens: simulated.inputTokens,
+                outputTokens: estimateOutputTokens(text, toolCalls),
+                cacheReadTokens: simulated.cacheReadTokens,
+                cacheWriteTokens: simulated.cacheWriteTokens,
+              }
+            : ZERO_USAGE;
+      return {
+        text,
+        toolCalls,
+        usage,
+        stopReason: reply.stopReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop'),
+      };
+    },
+
+    async summarize(input: SummaryInput, signal: AbortSignal): Promise<SummaryResult> {
+      summaryCalls.push(input);
+      throwIfAborted(signal);
+      const reply = await resolveSummary(index.summary(input.agentPath), input, signal);
+      throwIfAborted(signal);
+      await wait(reply.latencyMs, signal);
+      if (reply.fail !== undefined) throw new Error(reply.fail);
+      return { text: reply.text, usage: withZeros(reply.usage ?? {}) };
+    },
+  };
+}
