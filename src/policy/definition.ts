@@ -1,0 +1,62 @@
+/**
+ * Agent definitions: the named roles a spawn may ask for, as read from Markdown files.
+ */
+import type { ContextMode, ContextSpec } from '../context/types.js';
+import type { Effort } from '../request/types.js';
+
+/** How a subagent's result reaches its parent (DESIGN §1 "delivery"). */
+export type Delivery = 'caller' | 'parent';
+
+/** Whether a subagent settles after one turn or stays idle for follow-ups (DESIGN §1). */
+export type Lifetime = 'one-shot' | 'continuable';
+
+/** Where a definition was read from, for warnings, errors and host UIs. */
+export interface DefinitionSource {
+  /** The file path as the loader named it. */
+  readonly file: string;
+  /** The caller's label for the directory (for example `project` or `user`). */
+  readonly scope: string;
+}
+
+/**
+ * One agent definition (a "role"). Optional fields are absent when the file does not set
+ * them, so callers can tell "not set" from a value and apply their own defaults; the
+ * value is deeply frozen.
+ */
+export interface AgentDefinition {
+  /** The role name a spawn passes as `role`: lowercase letters, digits, `-` and `_`. */
+  readonly name: string;
+  /** When to use this role; shown to the parent model. */
+  readonly description: string;
+  /** The Markdown body after the front matter: the role's instructions. */
+  readonly instructions: string;
+  /** Model id or alias. Absent (also for Claude Code's `inherit`) means "the runtime decides". */
+  readonly model?: string;
+  readonly effort?: Effort;
+  /** Allow list of tool names; absent means every available tool, `[]` means none. */
+  readonly tools?: readonly string[];
+  /** Deny list applied after the allow list. */
+  readonly disallowedTools?: readonly string[];
+  /** The role's default context (the middle layer of the mode precedence). */
+  readonly context?: ContextSpec;
+  /**
+   * The context modes a spawn of this role may use; absent means all modes. Enforced at
+   * spawn time by `resolveContextSpec` (src/context/resolve.ts), which this shape satisfies.
+   */
+  readonly contexts?: readonly ContextMode[];
+  readonly delivery?: Delivery;
+  readonly lifetime?: Lifetime;
+  /** Turn budget for one activation; a positive integer. */
+  readonly maxTurns?: number;
+  /** Front matter keys this library does not know, kept so hosts can read or report them. */
+  readonly unknownKeys: readonly string[];
+  readonly source: DefinitionSource;
+}
+
+/** The rule agent names follow; the same rule as spawn task names (DESIGN §4). */
+export const AGENT_NAME_PATTERN = /^[a-z0-9_-]+$/;
+
+/** Whether `name` is a valid agent (role) name. */
+export function isValidAgentName(name: string): boolean {
+  return AGENT_NAME_PATTERN.test(name);
+}

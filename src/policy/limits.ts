@@ -1,0 +1,100 @@
+/**
+ * Spawn limits: how deep the agent tree may grow and how many subagents may be live.
+ */
+
+/** The limits a runtime enforces at spawn time (DESIGN §4 step 3). */
+export interface Limits {
+  /** Deepest allowed subagent; the root is depth 0, its subagents depth 1. Default 3. */
+  readonly maxDepth: number;
+  /** Live (reserved, running or idle) subagents one parent may have at once. Default 8. */
+  readonly maxChildren: number;
+  /** Live subagents in the whole runtime (the root not counted); absent means unbounded. */
+  readonly maxTotal?: number;
+}
+
+/** The defaults: depth 3 and 8 concurrent subagents per parent, no runtime-wide cap. */
+export const DEFAULT_LIMITS: Limits = Object.freeze({ maxDepth: 3, maxChildren: 8 });
+
+/**
+ * Fills unset limits with the defaults and validates them.
+ *
+ * @throws RangeError when a limit is not a positive integer (a depth of 0 is allowed and
+ *   means "no subagents").
+ */
+export function resolveLimits(partial: Partial<Limits> = {}): Limits {
+  const limits = { ...DEFAULT_LIMITS, ...definedOnly(partial) };
+  const check = (name: string, value: number, min: number): void => {
+    if (!Number.isSafeInteger(value) || value < min) {
+      throw new RangeError(`limit ${name} must be an integer of at least ${min}, got ${value}`);
+    }
+  };
+  check('maxDepth', limits.maxDepth, 0);
+  check('maxChildren', limits.maxChildren, 1);
+  if (limits.maxTotal !== undefined) check('maxTotal', limits.maxTotal, 1);
+  return Object.freeze(limits);
+}
+
+/** Which limit refused the spawn. */
+export type LimitErrorCode = 'depth_limit' | 'capacity';
+
+/**
+ * A spawn refused by a limit. The message is written for the parent model, which receives
+ * it as a tool error and should know what to do instead.
+ */
+export class LimitError extends Error {
+  override readonly name = 'LimitError';
+  readonly code: LimitErrorCode;
+  /** Which limit: `maxDepth`, `maxChildren` or `maxTotal`. */
+  readonly limit: 'maxDepth' | 'maxChildren' | 'maxTotal';
+  /** The limit's value. */
+  readonly maximum: number;
+
+  constructor(code: LimitErrorCode, limit: LimitError['limit'], maximum: number, message: string) {
+    super(message);
+    this.code = code;
+    this.limit = limit;
+    this.maximum = maximum;
+  }
+}
+
+/** The numbers a spawn is checked against, counted before the spawn is reserved. */
+export interface LimitUsage {
+  /** The depth the new subagent would have (its parent's depth + 1). */
+  readonly depth: number;
+  /** The parent's live subagents now, reserved ones included. */
+  readonly liveChildren: number;
+  /** Live subagents in the whole runtime now, reserved ones included (the root not counted). */
+  readonly liveTotal: number;
+}
+
+/** The result of a check: a refusal is a value, so callers can turn it into a tool error. */
+export type LimitCheck = { readonly ok: true } | { readonly ok: false; readonly error: LimitError };
+
+/**
+ * Checks a spawn against the limits: depth first (retrying never helps), then the parent's
+ * capacity, then the runtime's (waiting for a subagent to finish helps both).
+ */
+export function checkLimits(usage: LimitUsage, limits: Limits): LimitCheck {
+  if (usage.depth > limits.maxDepth) {
+    return refuse(new LimitError('depth_limit', 'maxDepth', limits.maxDepth,
+      `cannot start a subagent at depth ${usage.depth}: the maximum depth is ${limits.maxDepth}; do this work yourself or return it to your caller`));
+  }
+  if (usage.liveChildren >= limits.maxChildren) {
+    return refuse(new LimitError('capacity', 'maxChildren', limits.maxChildren,
+      `cannot start another subagent: ${usage.liveChildren} of at most ${limits.maxChildren} are already running for this agent; wait for one to finish or close one`));
+  }
+  if (limits.maxTotal !== undefined && usage.liveTotal >= limits.maxTotal) {
+    return refuse(new LimitError('capacity', 'maxTotal', limits.maxTotal,
+      `cannot start another subagent: the runtime already runs ${usage.liveTotal} of at most ${limits.maxTotal}; wait for one to finish`));
+  }
+  return { ok: true };
+}
+
+function refuse(error: LimitError): LimitCheck {
+  return { ok: false, error };
+}
+
+/** Drops keys whose value is undefined, so `{ maxDepth: undefined }` keeps the default. */
+function definedOnly(partial: Partial<Limits>): Partial<Limits> {
+  return Object.fromEntries(Object.entries(partial).filter(([, value]) => value !== undefined));
+}
