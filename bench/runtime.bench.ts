@@ -13,7 +13,7 @@ const quietModel = () => scriptedModel({ '**': { 0: [{ text: 'ok' }] } });
 
 /** Median µs from spawn to result for one-shot isolated children, one at a time. */
 async function spawnToSettledUs(count: number): Promise<number> {
-  const rt = createRuntime({ model: quietModel(), limits: { maxChildren: 8, maxAgents: 64 } });
+  const rt = createRuntime({ model: quietModel(), limits: { maxChildren: 8, maxTotal: 64 } });
   const times: number[] = [];
   for (let i = 0; i < count + 100; i++) {
     const t0 = performance.now();
@@ -33,7 +33,7 @@ function rawActorUs(): number {
 
 /** Per-child ms when one parent holds `n` live children at once, all settling. */
 async function fanoutPerChildMs(n: number): Promise<number> {
-  const rt = createRuntime({ model: quietModel(), limits: { maxChildren: n, maxAgents: n, maxDepth: 3 } });
+  const rt = createRuntime({ model: quietModel(), limits: { maxChildren: n, maxTotal: n, maxDepth: 3 } });
   const t0 = performance.now();
   const handles = await Promise.all(Array.from({ length: n }, (_, i) => rt.spawn('/root', { task_name: `w${i}`, message: 'work' }, { delivery: 'parent' })));
   await Promise.all(handles.map((h) => h.result));

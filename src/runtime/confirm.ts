@@ -60,7 +60,7 @@ export class Confirmer {
       if (!decision.approved) {
         throw new RuntimeError(
           'confirmation_denied',
-          `the host did not allow ${input.parentPath}/${input.taskName} to ${required.map((r) => r.reason).join('; ')}${decision.reason ? `: ${decision.reason}` : ''}`,
+          `the host did not allow starting ${input.parentPath}/${input.taskName} (${required.map((r) => r.reason).join('; ')})${decision.reason ? `: ${decision.reason}` : ''}`,
         );
       }
     } catch (error) {

@@ -11,7 +11,8 @@ import { Heads } from './heads.js';
 import { compactDialogue, createAgentLogic, type AgentLogic } from './agent-logic.js';
 import { sanitizeInspectionEvent } from '../inspect/sanitize.js';
 import { parentOf, ROOT_PATH } from './paths.js';
-import { Registry, DEFAULT_LIMITS, type AgentRecord } from './registry.js';
+import { Registry, type AgentRecord } from './registry.js';
+import { resolveLimits } from '../policy/limits.js';
 import { Roles } from './roles.js';
 import { Confirmer, type ConfirmInput } from './confirm.js';
 import { settlementNotice, turnNotice } from './reports.js';
@@ -53,7 +54,7 @@ export class RuntimeCore {
   rootActor!: AnyActorRef;
 
   constructor(readonly options: RuntimeOptions) {
-    this.registry = new Registry({ ...DEFAULT_LIMITS, ...options.limits });
+    this.registry = new Registry(resolveLimits(options.limits));
     this.now = options.now ?? Date.now;
     this.sessionId = options.sessionId ?? `session_${Math.random().toString(36).slice(2, 12)}`;
     this.heads = new Heads(options);
@@ -78,8 +79,8 @@ export class RuntimeCore {
       contextMode: 'none',
       framing: undefined,
       system: this.heads.root(),
-      model: this.options.modelId ?? 'default',
-      effort: undefined,
+      model: this.options.modelId ?? this.heads.presetOf(this.heads.root())?.defaults?.model ?? 'default',
+      effort: this.heads.presetOf(this.heads.root())?.defaults?.effort,
       lifetime: 'continuable',
       delivery: 'caller',
       maxSteps: this.options.defaults?.maxSteps,

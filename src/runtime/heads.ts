@@ -1,28 +1,50 @@
 /**
- * System configurations (request heads) of a runtime's agents.
+ * System configurations (request heads) of a runtime's agents, built from presets.
  *
- * Every agent gets the same tools in the same order, so a subagent that keeps its parent's
- * preset has the parent's configuration object itself: byte-identical by construction.
- * Only a tool filter (a role's allow or deny list) makes a different head, and equal
- * filters share one frozen object, so each head is serialized once.
+ * Every agent runs under a preset; the tools are registered for every agent alike, so a
+ * subagent that keeps its parent's preset gets the parent's configuration object itself:
+ * byte-identical by construction. Only a tool filter (a role's allow or deny list) makes a
+ * different head, and equal inputs share one frozen object, so each head is serialized once.
  */
-import { BUILTIN_TOOL_SCHEMAS } from '../request/tools.js';
-import type { SystemConfiguration, ToolSchema } from '../request/types.js';
+import { effectiveToolNames } from '../policy/tool-filter.js';
+import { resolvePreset, type Preset, type PresetCatalog, type PresetDefinition } from '../request/preset.js';
+import { createToolRegistry } from '../request/registry.js';
+import { buildSystemConfiguration, type ToolRegistry } from '../request/system.js';
+import { BUILTIN_TOOL_NAMES } from '../request/tool-names.js';
+import type { SystemConfiguration } from '../request/types.js';
 import type { RoleDefinition } from './roles.js';
 import type { RuntimeTool } from './types.js';
 
-/** The root's system prompt when the host gives none. */
+/** The root's system prompt when the host gives neither presets nor a prompt. */
 export const DEFAULT_SYSTEM_PROMPT =
   'You are an agent that can delegate work to subagents with the Agent tool and talk to other agents with send_message.';
 
+/** The preset used when the host defines none. */
+export const DEFAULT_PRESET = 'default';
+
 /** Builds and memoizes request heads. */
 export class Heads {
+  private readonly registry: ToolRegistry;
+  private readonly presets: PresetCatalog;
+  private readonly rootPreset: Preset;
+  private readonly presetByHead = new WeakMap<SystemConfiguration, Preset>();
   private readonly base: SystemConfiguration;
-  private readonly filtered = new Map<string, SystemConfiguration>();
 
-  constructor(options: { readonly systemPrompt?: string; readonly tools?: readonly RuntimeTool[] }) {
-    const tools: ToolSchema[] = [...BUILTIN_TOOL_SCHEMAS, ...(options.tools ?? []).map((t) => t.schema)];
-    this.base = Object.freeze({ preset: 'default', systemPrompt: options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT, tools: Object.freeze(tools) });
+  constructor(options: {
+    readonly systemPrompt?: string;
+    readonly tools?: readonly RuntimeTool[];
+    readonly presets?: PresetCatalog;
+    readonly preset?: string;
+  }) {
+    this.registry = createToolRegistry(options.tools ?? []);
+    const defaultPreset: PresetDefinition = {
+      name: DEFAULT_PRESET,
+      systemPrompt: options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
+      tools: [...BUILTIN_TOOL_NAMES, ...(options.tools ?? []).map((t) => t.name)],
+    };
+    this.presets = options.presets ?? { [DEFAULT_PRESET]: defaultPreset };
+    this.rootPreset = resolvePreset(options.preset ?? (options.presets ? firstName(options.presets) : DEFAULT_PRESET), this.presets);
+    this.base = this.build(this.rootPreset);
   }
 
   /** The root's head. */
@@ -30,20 +52,33 @@ export class Heads {
     return this.base;
   }
 
-  /** A subagent's head: the parent's, narrowed by the role's tool lists when it has any. */
+  /** The preset a head was built from. */
+  presetOf(head: SystemConfiguration): Preset | undefined {
+    return this.presetByHead.get(head);
+  }
+
+  /**
+   * A subagent's head: the parent's preset, narrowed by the role's tool lists when it has
+   * any (names match case-insensitively, so Claude Code's `Read, Grep` lists work).
+   */
   forChild(input: { readonly parent: SystemConfiguration; readonly role: RoleDefinition | undefined }): SystemConfiguration {
     const allow = input.role?.tools;
     const deny = input.role?.disallowedTools;
     if (allow === undefined && (deny === undefined || deny.length === 0)) return input.parent;
-    const key = `${input.parent.preset}\u0000${allow?.join(',') ?? '*'}\u0000${deny?.join(',') ?? ''}`;
-    const cached = this.filtered.get(key);
-    if (cached && cached.systemPrompt === input.parent.systemPrompt) return cached;
-    const allowed = new Set(allow ?? input.parent.tools.map((t) => t.name));
-    for (const name of deny ?? []) allowed.delete(name);
-    const tools = input.parent.tools.filter((t) => allowed.has(t.name));
-    if (tools.length === input.parent.tools.length) return input.parent;
-    const head: SystemConfiguration = Object.freeze({ preset: `${input.parent.preset}+filter`, systemPrompt: input.parent.systemPrompt, tools: Object.freeze(tools) });
-    this.filtered.set(key, head);
+    const preset = this.presetOf(input.parent) ?? this.rootPreset;
+    const { tools } = effectiveToolNames({ available: preset.tools, ...(allow ? { allow } : {}), ...(deny ? { deny } : {}) });
+    return this.build(preset, tools);
+  }
+
+  private build(preset: Preset, allow?: readonly string[]): SystemConfiguration {
+    const head = buildSystemConfiguration({ preset, registry: this.registry, ...(allow ? { filter: { allow } } : {}) });
+    this.presetByHead.set(head, preset);
     return head;
   }
+}
+
+function firstName(presets: PresetCatalog): string {
+  const names = presets instanceof Map ? [...presets.keys()] : Object.keys(presets);
+  if (names.length === 0) throw new TypeError('presets: define at least one preset');
+  return names[0]!;
 }

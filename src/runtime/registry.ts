@@ -7,21 +7,9 @@
  */
 import type { AnyActorRef } from 'xstate';
 import type { AgentResult, Delivery, Lifetime } from '../../machines/agent.types.js';
+import { checkLimits, type Limits } from '../policy/limits.js';
 import { RuntimeError } from './errors.js';
 import { childPath, depthOf } from './paths.js';
-
-/** Limits on the agent tree. */
-export interface Limits {
-  /** Deepest subagent level below the root (the root's subagents are depth 1). Default 3. */
-  readonly maxDepth: number;
-  /** Live subagents one agent may hold at once. Default 8. */
-  readonly maxChildren: number;
-  /** Live subagents in the whole runtime (the capacity slots). Default 64. */
-  readonly maxAgents: number;
-}
-
-/** Default limits. */
-export const DEFAULT_LIMITS: Limits = Object.freeze({ maxDepth: 3, maxChildren: 8, maxAgents: 64 });
 
 /** Where an agent is in its life, as the registry sees it. */
 export type Phase = 'reserved' | 'published';
@@ -117,19 +105,8 @@ export class Registry {
         `task_name "${request.name}" is already used by a ${held.phase === 'reserved' ? 'starting' : 'live'} subagent (${path}); choose another name`,
       );
     }
-    const depth = depthOf(path);
-    if (depth > this.limits.maxDepth) {
-      throw new RuntimeError('depth_limit', `cannot start ${path}: subagents may nest at most ${this.limits.maxDepth} levels below the root`);
-    }
-    if (parent.children.size >= this.limits.maxChildren) {
-      throw new RuntimeError(
-        'capacity',
-        `cannot start ${path}: ${request.parentPath} already has ${parent.children.size} live subagents (limit ${this.limits.maxChildren}); wait for one to finish or cancel one`,
-      );
-    }
-    if (this.slotsUsed >= this.limits.maxAgents) {
-      throw new RuntimeError('capacity', `cannot start ${path}: all ${this.limits.maxAgents} subagent slots of this session are in use`);
-    }
+    const check = checkLimits({ depth: depthOf(path), liveChildren: parent.children.size, liveTotal: this.slotsUsed }, this.limits);
+    if (!check.ok) throw new RuntimeError(check.error.code, `cannot start ${path}: ${check.error.message.replace(/^cannot start (a|another) subagent[^:]*: /, '')}`);
     return { parent, path };
   }
 

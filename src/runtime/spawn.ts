@@ -80,7 +80,9 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
   // 4. reserve path and slot in one synchronous step.
   const policy = core.options.spawnPolicy?.({ parentPath, taskName: request.task_name, role: role?.name, context: spec });
   const delivery = origin.delivery ?? policy?.delivery ?? role?.delivery ?? core.options.defaults?.delivery ?? 'caller';
-  const lifetime = origin.lifetime ?? policy?.lifetime ?? role?.lifetime ?? core.options.defaults?.lifetime ?? 'one-shot';
+  const isFork = contextModeOf(spec) === 'all' || contextModeOf(spec) === 'turns';
+  const presetLifetime = isFork ? core.heads.presetOf(parentContext.system)?.defaults?.forkLifetime : undefined;
+  const lifetime = origin.lifetime ?? policy?.lifetime ?? role?.lifetime ?? presetLifetime ?? core.options.defaults?.lifetime ?? 'one-shot';
   const record = core.registry.reserve({
     parentPath,
     name: request.task_name,

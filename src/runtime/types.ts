@@ -9,8 +9,9 @@ import type { DialogueView } from '../dialogue/types.js';
 import type { ModelAdapter } from '../model/adapter.js';
 import type { Summarizer } from '../model/summarizer.js';
 import type { Effort } from '../request/types.js';
-import type { Limits } from './registry.js';
+import type { Limits } from '../policy/limits.js';
 import type { HostTool } from '../request/host-tool.js';
+import type { PresetCatalog } from '../request/preset.js';
 import type { RoleDefinition } from './roles.js';
 import type { ConfirmCallback } from '../policy/confirmation.js';
 import type { AccessCapability, CapabilityCatalog } from '../policy/capabilities.js';
@@ -83,9 +84,13 @@ export interface RuntimeOptions {
   readonly summarizer?: Summarizer;
   /** Model id agents use unless a spawn or role names another. Default `default`. */
   readonly modelId?: string;
-  /** The root's system prompt (the default preset). */
+  /** The root's system prompt, when no presets are given (a `default` preset is made from it). */
   readonly systemPrompt?: string;
-  /** Limits on depth, per-agent fan-out and total slots. */
+  /** Named system configurations; presets may extend one another. */
+  readonly presets?: PresetCatalog;
+  /** The root's preset (default: the first of `presets`). Subagents inherit their parent's. */
+  readonly preset?: string;
+  /** Limits on depth (default 3), per-agent fan-out (default 8) and total live subagents (default unbounded). */
   readonly limits?: Partial<Limits>;
   /** Runtime-wide defaults; per spawn the host may override through `spawnPolicy`. */
   readonly defaults?: {

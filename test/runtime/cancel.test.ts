@@ -152,7 +152,7 @@ describe('capacity and names', () => {
       '/root/b': { 0: [{ toolCalls: [{ name: 'Agent', arguments: { task_name: 'x', message: 'race' } }] }, { text: 'b' }] },
       '/root/*/x': { 0: [{ text: 'won' }] },
     });
-    const rt = createRuntime({ model, limits: { maxAgents: 3 }, defaults: { delivery: 'parent' } });
+    const rt = createRuntime({ model, limits: { maxTotal: 3 }, defaults: { delivery: 'parent' } });
     const [a, b] = await Promise.all([rt.spawn('/root', { task_name: 'a', message: 'go' }), rt.spawn('/root', { task_name: 'b', message: 'go' })]);
     await Promise.all([a.result, b.result]);
     await rt.whenQuiet();
@@ -161,7 +161,7 @@ describe('capacity and names', () => {
     const loser = xs[0]!.path === '/root/a/x' ? '/root/b' : '/root/a';
     const loserRequest = model.calls.find((c) => c.agentPath === loser && c.step === 1)!.request;
     const err = loserRequest.messages.at(2);
-    expect(err?.kind === 'tool_result' && err.content).toMatch(/Error \(capacity\): .*all 3 subagent slots/);
+    expect(err?.kind === 'tool_result' && err.content).toMatch(/Error \(capacity\): cannot start \/root\/[ab]\/x: the runtime already runs 3 of at most 3/);
     expect(rt.slotsInUse).toBe(0);
   });
 

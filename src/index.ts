@@ -1,0 +1,141 @@
+/**
+ * subagent-actors: a runtime for LLM agents that delegate work to subagents.
+ *
+ * Every agent is an XState v5 actor with an explicit lifecycle (reserved → preparingSummary →
+ * running → settled | cancelled). A parent spawns subagents with an immutable snapshot of
+ * exactly the context it chose (none, all, the last N turns, or a generated summary), agents
+ * talk through one typed `send_message` tool, and every subagent reports back exactly once.
+ *
+ * This file is the whole public API; everything else is internal.
+ * @packageDocumentation
+ */
+
+// Runtime: the agent tree of one session.
+export { createRuntime, defineRuntimeTool } from './runtime/runtime.js';
+export { RuntimeError, type RuntimeErrorCode } from './runtime/errors.js';
+export { ROOT_PATH } from './runtime/paths.js';
+export { DEFAULT_SYSTEM_PROMPT } from './runtime/heads.js';
+export type { RoleDefinition } from './runtime/roles.js';
+export type {
+  AgentInfo,
+  AgentResult,
+  CancelReport,
+  CancelledAgent,
+  CompactionPolicy,
+  Delivery,
+  FirstReportValue,
+  Lifetime,
+  Runtime,
+  RuntimeEvents,
+  RuntimeOptions,
+  RuntimeTool,
+  SpawnHandle,
+  SpawnPolicyDecision,
+  SpawnPolicyInput,
+  SpawnRequest,
+  TaskHook,
+  TaskHookDecision,
+  TaskHookInput,
+  ToolExecutionContext,
+  ToolOutput,
+  TurnReport,
+} from './runtime/types.js';
+
+// The agent statechart, for harnesses that embed it and for inspection.
+export { agentMachine, resultOf } from '../machines/agent.machine.js';
+export type {
+  AgentContext,
+  AgentEvent,
+  AgentInput,
+  AgentStatus,
+  HookInput,
+  HookOutcome,
+  InboxItem,
+  SampleInput,
+  SampleOutput,
+  StopReason,
+  SummaryInput as SummaryActorInput,
+  SummaryOutput,
+  ToolInput,
+} from '../machines/agent.types.js';
+
+// Dialogue: frozen entries, append-only logs, effective views.
+export {
+  assistantEntry,
+  compactionEntry,
+  toolResultEntry,
+  userEntry,
+  type AssistantEntry,
+  type Attachment,
+  type CompactionEntry,
+  type Entry,
+  type JsonValue,
+  type ToolCall,
+  type ToolResultEntry,
+  type UserEntry,
+  type UserOrigin,
+} from './dialogue/entry.js';
+export { Dialogue } from './dialogue/dialogue.js';
+export { DialogueError, type DialogueErrorCode } from './dialogue/errors.js';
+export type { DialogueView, EntrySeq, TurnInfo } from './dialogue/types.js';
+
+// Context selection.
+export { ContextNotAllowedError, ContextSpecError, SnapshotError } from './context/errors.js';
+export { ACCEPTED_CONTEXT_VALUES, contextLabel, contextModeOf, isContextSpec, parseContextSpec } from './context/parse.js';
+export { resolveContextSpec, type ResolveContextInput } from './context/resolve.js';
+export { selectSnapshot, type SelectOptions } from './context/select.js';
+export type { ContextMode, ContextSnapshot, ContextSpec, SnapshotSource } from './context/types.js';
+
+// Requests: heads, tools, canonical bytes, prefix metrics.
+export type { Effort, JsonObject, ModelRequest, SystemConfiguration, ToolSchema } from './request/types.js';
+export { canonicalJson, CanonicalJsonError } from './request/canonical.js';
+export {
+  requestHeadHash,
+  requestPrefixBytes,
+  serializeHead,
+  serializeMessage,
+  serializeRequest,
+  sharedPrefixBytes,
+  sharedRequestPrefix,
+} from './request/serialize.js';
+export { BUILTIN_TOOL_NAMES, type BuiltinToolName } from './request/tool-names.js';
+export { BUILTIN_TOOL_SCHEMAS, parseToolArguments, type AgentArgs, type ParsedToolArguments } from './request/tools.js';
+export type { ToolArgumentError, ToolArgumentIssue } from './request/tool-args.js';
+export { defineHostTool, type HostTool } from './request/host-tool.js';
+export { PresetError, resolvePreset, type Preset, type PresetCatalog, type PresetDefinition } from './request/preset.js';
+export { buildSystemConfiguration, hasTool, type ToolFilter } from './request/system.js';
+export { forkTaskWrapper, independentTaskText } from './request/wrapper.js';
+export { assembleRequest, comparePrefix, type PrefixComparison, type PrefixMismatch } from './request/prefix.js';
+
+// Models.
+export { addUsage, ZERO_USAGE, type ModelAdapter, type ModelResponse, type SampleContext, type Usage } from './model/adapter.js';
+export { scriptedModel, type ScriptedCall, type ScriptedModel, type ScriptedModelOptions } from './model/scripted.js';
+export type { PathScript, Script, ScriptFn, ScriptReply, ScriptRule, ScriptToolCall, SummaryScript, TurnScript } from './model/script.js';
+export { manualClock, systemClock, type Clock, type ManualClock } from './model/clock.js';
+export { PrefixCache, type PrefixUsage } from './model/prefix-cache.js';
+export { modelSummarizer, SUMMARY_SYSTEM_PROMPT, type Summarizer, type SummaryInput, type SummaryResult } from './model/summarizer.js';
+
+// Policy: agent definitions, capabilities, confirmation, limits, project context.
+export type { AgentDefinition } from './policy/definition.js';
+export { DefinitionError, type DefinitionErrorCode } from './policy/definition-error.js';
+export { parseDefinition } from './policy/parse-definition.js';
+export { loadDefinitions, type DefinitionDirectory, type LoadedDefinitions } from './policy/load.js';
+export { RoleRegistry, UnknownRoleError } from './policy/registry.js';
+export {
+  CAPABILITY_TAGS,
+  COMMON_TOOL_CAPABILITIES,
+  createCapabilityCatalog,
+  requiredConfirmations,
+  type AccessCapability,
+  type CapabilityCatalog,
+  type CapabilityCatalogInput,
+  type CapabilityTag,
+  type RequiredCapability,
+} from './policy/capabilities.js';
+export { describeConfirmation, type ConfirmCallback, type ConfirmationDecision, type ConfirmationRequest } from './policy/confirmation.js';
+export { effectiveToolNames, isToolAllowed } from './policy/tool-filter.js';
+export { DEFAULT_LIMITS, resolveLimits, LimitError, type Limits } from './policy/limits.js';
+export { loadProjectContext, type ProjectContext, type ProjectContextOptions } from './policy/project-context.js';
+
+// Inspection.
+export { describeEntry, sanitizeContext, sanitizeInspectionEvent } from './inspect/sanitize.js';

@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { scriptedModel } from '../../src/model/scripted.js';
+import { serializeHead, sharedRequestPrefix, requestPrefixBytes } from '../../src/request/serialize.js';
+import { createRuntime, defineRuntimeTool } from '../../src/runtime/runtime.js';
+
+function session(extra: Parameters<typeof createRuntime>[0] extends infer O ? Partial<O> : never = {}) {
+  let ran = 0;
+  const shell = defineRuntimeTool({
+    name: 'shell',
+    description: 'Runs a shell command.',
+    schema: z.object({ command: z.string() }),
+    capabilities: ['shell'],
+    execute: () => (ran++, 'ran'),
+  });
+  const model = scriptedModel(
+    {
+      '/root': {
+        0: [{ text: 'earlier answer' }],
+        1: [
+          { toolCalls: [{ name: 'Agent', id: 'call-fork', arguments: { task_name: 'fork', message: 'continue the analysis', context: 'all' } }] },
+          { text: 'done' },
+        ],
+      },
+      '/root/fork': { 0: [{ text: 'fork done' }] },
+      '/root/filtered': { 0: [{ toolCalls: [{ name: 'shell', arguments: { command: 'rm -rf /' } }] }, { text: 'could not' }] },
+    },
+    { cache: true },
+  );
+  const rt = createRuntime({ model, tools: [shell], ...extra });
+  return { rt, model, ran: () => ran };
+}
+
+describe('fork prefixes', () => {
+  it('a same-preset fork repeats the parent head byte for byte and extends its last request', async () => {
+    const { rt, model } = session();
+    rt.prompt('first question');
+    await rt.whenQuiet();
+    rt.prompt('second question');
+    await rt.whenQuiet();
+    const parentLast = model.calls.find((c) => c.agentPath === '/root' && c.turn === 1 && c.step === 0)!.request;
+    const forkFirst = model.calls.find((c) => c.agentPath === '/root/fork')!.request;
+    expect(forkFirst.system).toBe(parentLast.system);
+    expect(serializeHead(forkFirst.system)).toBe(serializeHead(parentLast.system));
+    // Everything the parent sent (head and messages) is the fork's prefix.
+    expect(sharedRequestPrefix(parentLast, forkFirst)).toBeGreaterThanOrEqual(requestPrefixBytes(parentLast));
+    // The wrapper is the only new message, and it carries the parent id and reply guidance.
+    const last = forkFirst.messages.at(forkFirst.messages.length - 1);
+    expect(last?.kind === 'user' && last.text).toContain('/root');
+    expect(last?.kind === 'user' && last.text).toContain('send_message');
+    const result = rt.results.find((r) => r.path === '/root/fork')!;
+    expect(result).toMatchObject({ prefixShared: true, prefixReasons: [] });
+    // The simulated provider cache served the inherited prefix.
+    expect(result.usage.cacheReadTokens).toBeGreaterThan(0);
+    expect(result.usage.cacheReadTokens / result.usage.inputTokens).toBeGreaterThan(0.5);
+  });
+
+  it('a role tool filter changes the head, says why, removes reply guidance with send_message, and is enforced at execution', async () => {
+    const { rt, model, ran } = session({ roles: [{ name: 'readonly', instructions: 'Only read.', disallowedTools: ['send_message'], tools: ['shell', 'list_agents', 'send_message'] }] });
+    const result = await (await rt.spawn('/root', { task_name: 'filtered', message: 'inspect', role: 'readonly' })).result;
+    expect(result.prefixShared).toBe(false);
+    expect(result.prefixReasons).toContain('tool_filter');
+    const request = model.calls.find((c) => c.agentPath === '/root/filtered')!.request;
+    expect(request.system.tools.map((t) => t.name)).toEqual(['list_agents', 'shell']);
+    const task = request.messages.at(0);
+    expect(task?.kind === 'user' && task.text).not.toContain('send_message');
+    expect(task?.kind === 'user' && task.text).toContain('Only read.');
+    // shell was visible to this role, so it ran.
+    expect(ran()).toBe(1);
+  });
+
+  it('a tool outside the filter never executes, even if the model calls it', async () => {
+    const { rt, model, ran } = session({ roles: [{ name: 'noshell', disallowedTools: ['shell'] }] });
+    const result = await (await rt.spawn('/root', { task_name: 'filtered', message: 'inspect', role: 'noshell' })).result;
+    expect(ran()).toBe(0);
+    const second = model.calls.filter((c) => c.agentPath === '/root/filtered')[1]!.request;
+    const error = second.messages.at(2);
+    expect(error?.kind === 'tool_result' && error.isError).toBe(true);
+    expect(error?.kind === 'tool_result' && error.content).toMatch(/tool_not_allowed.*"shell" is not available to \/root\/filtered/);
+    expect(result.status).toBe('completed');
+  });
+
+  it('a different model is reported as the reason the prefix is not shared', async () => {
+    const { rt } = session();
+    const result = await (await rt.spawn('/root', { task_name: 'fork', message: 'x', model: 'bigger-model' })).result;
+    expect(result).toMatchObject({ prefixShared: false, prefixReasons: ['different_model'] });
+  });
+
+  it('presets: the root runs under its preset, subagents inherit it, and a preset can make forks continuable', async () => {
+    const { rt, model } = session({
+      presets: {
+        base: { name: 'base', systemPrompt: 'Base prompt.', tools: ['Agent', 'send_message', 'list_agents', 'cancel_agent', 'close_agent'] },
+        coder: { name: 'coder', extends: 'base', systemPrompt: 'You write code.', defaults: { forkLifetime: 'continuable' } },
+      },
+      preset: 'coder',
+    });
+    rt.prompt('q');
+    await rt.whenQuiet();
+    rt.prompt('q2');
+    await rt.whenQuiet();
+    expect(model.calls[0]!.request.system).toMatchObject({ preset: 'coder', systemPrompt: 'You write code.' });
+    // The fork is continuable under this preset: it is idle, not settled.
+    expect(rt.stateOf('/root/fork')).toBe('running.idle');
+    expect(model.calls.find((c) => c.agentPath === '/root/fork')!.request.system).toBe(model.calls[0]!.request.system);
+  });
+});
