@@ -43,4 +43,26 @@ export interface DialogueView {
   activeTurn(): TurnInfo | undefined;
   /** All turns of the raw log, oldest first (O(turns)). */
   turns(): readonly TurnInfo[];
+
+  // Index queries (added for context selection, so a snapshot costs O(log n), not O(n)).
+
+  /** Log position of the last assistant entry, or -1 when there is none. */
+  lastAssistantPosition(): number;
+  /**
+   * Log position where the effective dialogue's entries (after the summary) start: the latest
+   * compaction's resolved anchor, or 0 without compactions.
+   */
+  effectiveStart(): number;
+  /**
+   * Number of turns in the effective dialogue: the turns opened at or after
+   * {@link effectiveStart}, plus one for a leading partial turn whose opener was compacted away.
+   */
+  effectiveTurnCount(): number;
+  /**
+   * Log position where the last `n` turns of the effective dialogue start; `effectiveStart()`
+   * when `n` covers them all, `length` when `n < 1`.
+   */
+  recentTurnsStart(n: number): number;
+  /** The non-compaction entries of log positions `[from, to)` (default: to the end), as a view. */
+  contentRange(from: number, to?: number): EntrySeq;
 }

@@ -1,0 +1,67 @@
+/**
+ * The small append-only indexes a dialogue keeps beside its log, so that turns, the
+ * active turn and the effective dialogue are found by binary search instead of a scan.
+ * Each index is a {@link GrowSlice}, sharing its buffer between versions like the log.
+ */
+import { GrowSlice } from './grow-slice.js';
+
+/** A compaction entry's log position and the log position its anchor resolved to. */
+export interface CompactionMark {
+  readonly position: number;
+  /** First log position the compaction leaves visible (its own position for `anchorId: null`). */
+  readonly anchor: number;
+}
+
+/** The per-version index state of a dialogue. Immutable by construction; internal, so not frozen (appends are hot). */
+export class DialogueIndex {
+  /** Log positions of turn-opening user entries, ascending. */
+  readonly openers: GrowSlice<number>;
+  /** Compactions in log order (positions and anchors both ascend). */
+  readonly compactions: GrowSlice<CompactionMark>;
+  /** Log position of the last assistant entry, or -1. */
+  readonly lastAssistant: number;
+  /** How many results answer the last assistant entry; they sit right after it, in a row. */
+  readonly answered: number;
+  /** Log position of the last entry that is not a compaction, or -1. */
+  readonly lastContent: number;
+
+  constructor(
+    openers: GrowSlice<number>,
+    compactions: GrowSlice<CompactionMark>,
+    lastAssistant: number,
+    answered: number,
+    lastContent: number,
+  ) {
+    this.openers = openers;
+    this.compactions = compactions;
+    this.lastAssistant = lastAssistant;
+    this.answered = answered;
+    this.lastContent = lastContent;
+  }
+
+  /** A fresh index for an empty log (fresh buffers: each dialogue owns its own). */
+  static empty(): DialogueIndex {
+    return new DialogueIndex(GrowSlice.empty(), GrowSlice.empty(), -1, 0, -1);
+  }
+
+  /** A copy with some fields replaced. */
+  with(patch: Partial<Pick<DialogueIndex, 'openers' | 'compactions' | 'lastAssistant' | 'answered' | 'lastContent'>>): DialogueIndex {
+    return new DialogueIndex(
+      patch.openers ?? this.openers,
+      patch.compactions ?? this.compactions,
+      patch.lastAssistant ?? this.lastAssistant,
+      patch.answered ?? this.answered,
+      patch.lastContent ?? this.lastContent,
+    );
+  }
+
+  /** Index in `compactions` of the first compaction at log position `>= position`. */
+  firstCompactionFrom(position: number): number {
+    return this.compactions.lowerBound(position, (m) => m.position);
+  }
+
+  /** Index in `openers` of the first opener at log position `>= position`. */
+  firstOpenerFrom(position: number): number {
+    return this.openers.lowerBound(position, (p) => p);
+  }
+}

@@ -1,0 +1,189 @@
+/**
+ * The dialogue: an agent's append-only log of entries, as a persistent immutable value.
+ * Every append returns a new frozen Dialogue sharing storage with the old one, so a
+ * parent's dialogue, its snapshots and its subagents' seeded dialogues never copy entries.
+ */
+import { applyEntry, pendingCallsOf } from './append-rules.js';
+import { DialogueIndex } from './dialogue-index.js';
+import { type CompactionEntry, type Entry, type ToolCall } from './entry.js';
+import { EntryLog } from './entry-log.js';
+import { EntrySeqBuilder, type EntryView } from './entry-seq.js';
+import { deepFreeze } from './freeze.js';
+import { activeTurnOf, allTurns, effectiveStartOf, effectiveTurnCountOf, recentTurnsStartOf, turnAt } from './turns.js';
+import type { DialogueView, EntrySeq, TurnInfo } from './types.js';
+
+/**
+ * An immutable dialogue. `append` is amortized O(1) (it pushes onto a buffer shared with
+ * older versions; only appending to a version that is no longer the newest copies), and the
+ * effective dialogue, the active turn and the last N turns come from small indexes in
+ * O(log n) or O(compactions).
+ *
+ * Invariants, enforced on append with a {@link DialogueError}: a tool result answers a
+ * pending call of the last assistant entry; while that entry has pending calls nothing but
+ * results may follow; a compaction's anchor names a user entry at or after the previous
+ * compaction's anchor (or is null). An anchor id names the latest user entry with that id.
+ */
+export class Dialogue implements DialogueView {
+  /** Number of entries in the raw log (replaced ones included). */
+  readonly length: number;
+  readonly #log: EntryLog;
+  readonly #index: DialogueIndex;
+  /** Views built on first use (private fields stay writable on a frozen object). */
+  #logView: EntryView | undefined;
+  #effective: EntryView | undefined;
+
+  private constructor(log: EntryLog, index: DialogueIndex) {
+    this.#log = log;
+    this.#index = index;
+    this.length = log.length;
+    Object.freeze(this);
+  }
+
+  /** A new empty dialogue. */
+  static empty(): Dialogue {
+    return new Dialogue(EntryLog.empty(), DialogueIndex.empty());
+  }
+
+  /** A dialogue holding `entries` (validated like appends). */
+  static of(entries: Iterable<Entry>): Dialogue {
+    return Dialogue.empty().appendAll(entries);
+  }
+
+  /**
+   * A subagent's dialogue whose first entries are `seed` (a snapshot's entries), read in
+   * place: the seed is kept as the log's base and appends go to an own buffer after it. The
+   * seed must be immutable. It is scanned once to build the indexes (O(seed), no entry is
+   * copied) and must itself be a valid transcript. A compaction at position 0 governs the
+   * rest of the seed whatever its anchorId says: a snapshot starts right at the entries
+   * it kept, which need not include the anchor entry.
+   */
+  static seeded(seed: EntrySeq): Dialogue {
+    let index = DialogueIndex.empty();
+    const log = EntryLog.seeded(seed, (entry, position, seedLog) => {
+      deepFreeze(entry);
+      index = applyEntry(index, entry, position, seedLog, { leadingSeedCompaction: position === 0 && entry.kind === 'compaction' });
+    });
+    return new Dialogue(log, index);
+  }
+
+  /** Length of the seed this dialogue was created with (0 for {@link Dialogue.empty}). */
+  get seedLength(): number {
+    return this.#log.baseLength;
+  }
+
+  /** The raw log, replaced entries included, as a view (O(1) after the first call). */
+  get log(): EntrySeq {
+    this.#logView ??= this.#range(0, this.length, false);
+    return this.#logView;
+  }
+
+  /** The entry at log position `position` (negative counts from the end). */
+  at(position: number): Entry | undefined {
+    if (!Number.isInteger(position)) return undefined;
+    return this.#log.at(position < 0 ? position + this.length : position);
+  }
+
+  /**
+   * This dialogue with `entry` appended; this one is unchanged. The entry is deep-frozen
+   * (snapshots promise deeply frozen values). Throws a {@link DialogueError} when the entry
+   * breaks an invariant.
+   */
+  append(entry: Entry): Dialogue {
+    const index = applyEntry(this.#index, entry, this.length, this.#log);
+    return new Dialogue(this.#log.push(deepFreeze(entry)), index);
+  }
+
+  /**
+   * This dialogue with every entry of `entries` appended in order; all or nothing. After a
+   * failure, the next append to this version copies its buffer once (the rejected batch's
+   * earlier entries were already pushed past this version's end).
+   */
+  appendAll(entries: Iterable<Entry>): Dialogue {
+    let dialogue: Dialogue | undefined;
+    for (const entry of entries) dialogue = (dialogue ?? this).append(entry);
+    return dialogue ?? this;
+  }
+
+  /** What the model sees: the latest compaction, then the non-compaction entries from its anchor on. */
+  effective(): EntrySeq {
+    if (this.#effective === undefined) {
+      const latest = this.#index.compactions.last();
+      this.#effective = latest === undefined ? (this.log as EntryView) : this.#range(latest.anchor, this.length, true, this.#log.at(latest.position));
+    }
+    return this.#effective;
+  }
+
+  /** The latest compaction entry, if any. */
+  latestCompaction(): CompactionEntry | undefined {
+    const latest = this.#index.compactions.last();
+    return latest === undefined ? undefined : (this.#log.at(latest.position) as CompactionEntry);
+  }
+
+  /** Tool calls of the last assistant entry that have no result yet. */
+  pendingCalls(): readonly ToolCall[] {
+    return pendingCallsOf(this.#index, this.#log);
+  }
+
+  /** The turn in progress (the last turn, when not finished), if any. O(1). */
+  activeTurn(): TurnInfo | undefined {
+    return activeTurnOf(this.#index, this.#log);
+  }
+
+  /** All turns of the raw log, oldest first (O(turns)). */
+  turns(): readonly TurnInfo[] {
+    return allTurns(this.#index, this.#log);
+  }
+
+  /** Number of turns in the raw log (O(1)). */
+  get turnCount(): number {
+    return this.#index.openers.length;
+  }
+
+  /** The turn numbered `i` (negative counts from the end), O(1). */
+  turn(i: number): TurnInfo | undefined {
+    return Number.isInteger(i) ? turnAt(this.#index, this.#log, i < 0 ? i + this.turnCount : i) : undefined;
+  }
+
+  /** Log position of the last assistant entry, or -1. */
+  lastAssistantPosition(): number {
+    return this.#index.lastAssistant;
+  }
+
+  /** Log position where the effective dialogue's entries start (after its summary). */
+  effectiveStart(): number {
+    return effectiveStartOf(this.#index);
+  }
+
+  /** Number of turns in the effective dialogue, a leading partial turn counted as one. */
+  effectiveTurnCount(): number {
+    return effectiveTurnCountOf(this.#index, this.length);
+  }
+
+  /** Log position where the last `n` turns of the effective dialogue start. */
+  recentTurnsStart(n: number): number {
+    return recentTurnsStartOf(this.#index, this.length, n);
+  }
+
+  /** The non-compaction entries of log positions `[from, to)`, as a view (O(log n + compactions in range)). */
+  contentRange(from: number, to: number = this.length): EntrySeq {
+    return this.#range(Math.max(0, from), Math.min(to, this.length), true);
+  }
+
+  /** A view of `[from, to)`, optionally skipping compaction entries, optionally led by `lead`. */
+  #range(from: number, to: number, skipCompactions: boolean, lead?: Entry): EntryView {
+    const builder = new EntrySeqBuilder();
+    if (lead !== undefined) builder.entry(lead);
+    let cursor = from;
+    if (skipCompactions) {
+      const compactions = this.#index.compactions;
+      for (let i = this.#index.firstCompactionFrom(from); i < compactions.length; i++) {
+        const position = (compactions.at(i) as { position: number }).position;
+        if (position >= to) break;
+        this.#log.addRange(builder, cursor, position);
+        cursor = position + 1;
+      }
+    }
+    this.#log.addRange(builder, cursor, to);
+    return builder.build();
+  }
+}

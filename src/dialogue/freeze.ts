@@ -1,0 +1,34 @@
+/**
+ * Deep freezing, so values shared between a parent, its snapshots and its subagents can
+ * never be changed through any of them.
+ */
+
+/** Nesting depth after which the walk starts tracking visited objects (only cycles get that deep). */
+const TRACK_AFTER_DEPTH = 64;
+
+/**
+ * Freezes `value` and everything reachable from it through own enumerable properties.
+ * Unlike a check-the-top shortcut it always walks the whole value: a shallowly frozen
+ * object with mutable insides would otherwise slip through. It runs on every append, so
+ * the common (shallow, acyclic) case allocates nothing; cycles are still tolerated.
+ */
+export function deepFreeze<T>(value: T): T {
+  walk(value, 0, undefined);
+  return value;
+}
+
+function walk(value: unknown, depth: number, seen: Set<object> | undefined): void {
+  if (value === null || typeof value !== 'object') return;
+  if (seen !== undefined) {
+    if (seen.has(value)) return;
+    seen.add(value);
+  }
+  if (!Object.isFrozen(value)) Object.freeze(value);
+  const next = depth + 1;
+  const track = seen ?? (next > TRACK_AFTER_DEPTH ? new Set<object>() : undefined);
+  if (Array.isArray(value)) {
+    for (const item of value) walk(item, next, track);
+  } else {
+    for (const key of Object.keys(value)) walk((value as Record<string, unknown>)[key], next, track);
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * A persistent append-only sequence that shares one backing array between versions, like
+ * a Go slice: appending to the newest version pushes in place (amortized O(1)); appending
+ * to an older version copies its prefix first, so no version ever sees another's entries.
+ */
+
+/** An immutable version of an append-only list over a shared backing array (internal, so not frozen: appends are hot). */
+export class GrowSlice<T> {
+  readonly #buf: T[];
+  /** Number of items in this version; the backing array may hold more (newer versions). */
+  readonly length: number;
+
+  private constructor(buf: T[], length: number) {
+    this.#buf = buf;
+    this.length = length;
+  }
+
+  /** A new empty slice with its own backing array (never a shared singleton, which would pin memory). */
+  static empty<T>(): GrowSlice<T> {
+    return new GrowSlice<T>([], 0);
+  }
+
+  /** The item at `index`, or undefined outside `[0, length)`. */
+  at(index: number): T | undefined {
+    return index >= 0 && index < this.length ? this.#buf[index] : undefined;
+  }
+
+  /** The last item, if any. */
+  last(): T | undefined {
+    return this.length > 0 ? this.#buf[this.length - 1] : undefined;
+  }
+
+  /** A version with `item` appended; this version is unchanged. */
+  push(item: T): GrowSlice<T> {
+    const buf = this.#buf.length === this.length ? this.#buf : this.#buf.slice(0, this.length);
+    buf.push(item);
+    return new GrowSlice(buf, this.length + 1);
+  }
+
+  /**
+   * First index whose key is `>= value`, assuming keys ascend (O(log n)); `length` when none.
+   * Dialogue indexes hold ascending log positions, so this finds positions by binary search.
+   */
+  lowerBound(value: number, key: (item: T) => number): number {
+    let lo = 0;
+    let hi = this.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (key(this.#buf[mid] as T) < value) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}
