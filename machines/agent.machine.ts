@@ -256,9 +256,14 @@ export const agentMachine = setup({
           always: [
             { guard: 'isRoot', target: '#agent.running.idle' },
             {
-              guard: 'hasNoTaskHooks',
-              target: '#agent.routing',
+              guard: and(['hasNoTaskHooks', 'wantsSummary']),
+              target: '#agent.preparingSummary',
               actions: { type: 'acceptTask', params: ({ context }) => ({ task: context.task ?? '' }) },
+            },
+            {
+              guard: 'hasNoTaskHooks',
+              target: '#agent.running',
+              actions: [{ type: 'acceptTask', params: ({ context }) => ({ task: context.task ?? '' }) }, 'seedDialogue'],
             },
             { target: 'runningHooks' },
           ],
@@ -285,11 +290,19 @@ export const agentMachine = setup({
                 },
               },
               {
-                target: '#agent.routing',
+                guard: 'wantsSummary',
+                target: '#agent.preparingSummary',
                 actions: {
                   type: 'acceptTask',
                   params: ({ event }) => ({ task: event.output.allowed ? event.output.task : '' }),
                 },
+              },
+              {
+                target: '#agent.running',
+                actions: [
+                  { type: 'acceptTask', params: ({ event }) => ({ task: event.output.allowed ? event.output.task : '' }) },
+                  'seedDialogue',
+                ],
               },
             ],
             onError: {
@@ -299,10 +312,6 @@ export const agentMachine = setup({
           },
         },
       },
-    },
-    routing: {
-      description: 'Hooks accepted the task: summary spawns prepare background, the rest start running.',
-      always: [{ guard: 'wantsSummary', target: 'preparingSummary' }, { target: 'running', actions: 'seedDialogue' }],
     },
     preparingSummary: {
       description: 'Generating task-focused background from the frozen snapshot; still not addressable.',

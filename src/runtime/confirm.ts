@@ -2,7 +2,7 @@
  * Capability confirmation (DESIGN section 4, step 3): before a subagent gets a risky
  * capability its parent does not already hold, the host is asked once, and may refuse.
  */
-import { requiredConfirmations, type CapabilityCatalog, type AccessCapability } from '../policy/capabilities.js';
+import { requiredConfirmations, type AccessCapability, type CapabilityCatalog, type RequiredCapability } from '../policy/capabilities.js';
 import type { ConfirmCallback } from '../policy/confirmation.js';
 import type { SystemConfiguration } from '../request/types.js';
 import { RuntimeError } from './errors.js';
@@ -30,10 +30,13 @@ export class Confirmer {
     },
   ) {}
 
-  /** Resolves when allowed; throws a RuntimeError on denial, a failing callback, or abort. */
-  async confirm(input: ConfirmInput): Promise<void> {
+  /**
+   * Undefined when nothing needs asking; otherwise a promise that resolves when allowed and
+   * rejects with a RuntimeError on denial, a failing callback, or abort.
+   */
+  confirm(input: ConfirmInput): Promise<void> | undefined {
     const { confirm, capabilities: catalog } = this.options;
-    if (!confirm || !catalog) return;
+    if (!confirm || !catalog) return undefined;
     const granted = new Set<AccessCapability>(this.options.rootGrants ?? []);
     for (const tool of input.parentSystem.tools) for (const c of catalog.tools.get(tool.name) ?? []) granted.add(c);
     const parentTier = catalog.models.get(input.parentModel) ?? 0;
@@ -43,7 +46,11 @@ export class Confirmer {
       ...(input.model !== input.parentModel ? { childModel: input.model } : {}),
       catalog,
     });
-    if (required.length === 0) return;
+    if (required.length === 0) return undefined;
+    return this.ask(confirm, input, required);
+  }
+
+  private async ask(confirm: ConfirmCallback, input: ConfirmInput, required: RequiredCapability[]): Promise<void> {
     const controller = new AbortController();
     const onAbort = (): void => controller.abort();
     input.signal?.addEventListener('abort', onAbort, { once: true });

@@ -120,7 +120,7 @@ export class RuntimeCore {
   }
 
   /** Asks the host to confirm risky capabilities of a spawn; throws on denial. */
-  confirm(request: ConfirmInput): Promise<void> {
+  confirm(request: ConfirmInput): Promise<void> | undefined {
     return this.confirmer.confirm(request);
   }
 

@@ -65,7 +65,7 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
   const parentContext = core.contextOf(parentPath);
   const head = core.heads.forChild({ parent: parentContext.system, role });
   const model = request.model ?? role?.model ?? parentContext.model;
-  await core.confirm({
+  const confirmation = core.confirm({
     parentPath,
     taskName: request.task_name,
     role: role?.name,
@@ -75,6 +75,8 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
     model,
     signal: origin.signal,
   });
+  // Only a real question to the host costs an asynchronous step.
+  if (confirmation) await confirmation;
   if (origin.signal?.aborted) throw new RuntimeError('aborted', `the spawn of ${path} was cancelled before it started`);
 
   // 4. reserve path and slot in one synchronous step.
