@@ -61,12 +61,22 @@ export class Heads {
    * A subagent's head: the parent's preset, narrowed by the role's tool lists when it has
    * any (names match case-insensitively, so Claude Code's `Read, Grep` lists work).
    */
-  forChild(input: { readonly parent: SystemConfiguration; readonly role: RoleDefinition | undefined }): SystemConfiguration {
-    const allow = input.role?.tools;
-    const deny = input.role?.disallowedTools;
-    if (allow === undefined && (deny === undefined || deny.length === 0)) return input.parent;
+  forChild(input: {
+    readonly parent: SystemConfiguration;
+    readonly role: RoleDefinition | undefined;
+    readonly filter?: { readonly allow?: readonly string[]; readonly deny?: readonly string[] } | undefined;
+  }): SystemConfiguration {
+    const lists = [
+      { allow: input.role?.tools, deny: input.role?.disallowedTools },
+      { allow: input.filter?.allow, deny: input.filter?.deny },
+    ].filter((l) => l.allow !== undefined || (l.deny !== undefined && l.deny.length > 0));
+    if (lists.length === 0) return input.parent;
     const preset = this.presetOf(input.parent) ?? this.rootPreset;
-    const { tools } = effectiveToolNames({ available: preset.tools, ...(allow ? { allow } : {}), ...(deny ? { deny } : {}) });
+    // Each list narrows what the previous one left: a spawn filter can only take tools away.
+    let tools: readonly string[] = this.presetOf(input.parent) ? input.parent.tools.map((t) => t.name) : preset.tools;
+    for (const { allow, deny } of lists) {
+      tools = effectiveToolNames({ available: tools, ...(allow ? { allow } : {}), ...(deny ? { deny } : {}) }).tools;
+    }
     return this.build(preset, tools);
   }
 

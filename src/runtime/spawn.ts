@@ -63,7 +63,8 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
   // 3. limits (checked again atomically at reservation), then capability confirmation.
   core.registry.precheck(parentPath, request.task_name);
   const parentContext = core.contextOf(parentPath);
-  const head = core.heads.forChild({ parent: parentContext.system, role });
+  const policy = core.options.spawnPolicy?.({ parentPath, taskName: request.task_name, role: role?.name, context: spec });
+  const head = core.heads.forChild({ parent: parentContext.system, role, filter: policy?.tools });
   const model = request.model ?? role?.model ?? parentContext.model;
   const confirmation = core.confirm({
     parentPath,
@@ -80,7 +81,6 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
   if (origin.signal?.aborted) throw new RuntimeError('aborted', `the spawn of ${path} was cancelled before it started`);
 
   // 4. reserve path and slot in one synchronous step.
-  const policy = core.options.spawnPolicy?.({ parentPath, taskName: request.task_name, role: role?.name, context: spec });
   const delivery = origin.delivery ?? policy?.delivery ?? role?.delivery ?? core.options.defaults?.delivery ?? 'caller';
   const isFork = contextModeOf(spec) === 'all' || contextModeOf(spec) === 'turns';
   const presetLifetime = isFork ? core.heads.presetOf(parentContext.system)?.defaults?.forkLifetime : undefined;

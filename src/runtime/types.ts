@@ -69,6 +69,8 @@ export interface SpawnPolicyInput {
 export interface SpawnPolicyDecision {
   readonly delivery?: Delivery;
   readonly lifetime?: Lifetime;
+  /** Narrows the subagent's tools further than its role does (allow list, then deny list). */
+  readonly tools?: { readonly allow?: readonly string[]; readonly deny?: readonly string[] };
 }
 
 /** Automatic compaction: when a request would pass `maxRequestBytes`, summarize first. */

@@ -80,6 +80,16 @@ describe('fork prefixes', () => {
     expect(result.status).toBe('completed');
   });
 
+  it('the host can narrow one spawn\'s tools through spawnPolicy, on top of the parent\'s', async () => {
+    const { rt, model } = session({
+      spawnPolicy: (input) => (input.taskName === 'filtered' ? { tools: { deny: ['shell', 'Agent'] } } : undefined),
+    });
+    const result = await (await rt.spawn('/root', { task_name: 'filtered', message: 'inspect' })).result;
+    const names = model.calls.find((c) => c.agentPath === '/root/filtered')!.request.system.tools.map((t) => t.name);
+    expect(names).toEqual(['send_message', 'list_agents', 'cancel_agent', 'close_agent']);
+    expect(result).toMatchObject({ prefixShared: false, prefixReasons: ['tool_filter'] });
+  });
+
   it('a different model is reported as the reason the prefix is not shared', async () => {
     const { rt } = session();
     const result = await (await rt.spawn('/root', { task_name: 'fork', message: 'x', model: 'bigger-model' })).result;
