@@ -55,6 +55,8 @@ export const agentMachine = setup({
     publishInDirectory: () => {},
     /** Runtime hook: release the slot and path, deliver the result exactly once. */
     releaseAndReport: (_, _params: { result: AgentResult }) => {},
+    /** A subagent's actor ended abnormally; the runtime has already delivered its result. */
+    noteSubagentEnded: () => {},
     /** Runtime hook: a continuable agent finished a turn and is idle again. */
     reportTurn: (_, _params: { report: TurnReport }) => {},
 
@@ -211,14 +213,20 @@ export const agentMachine = setup({
     wantsSummary: ({ context }) => context.contextMode === 'summary',
     /** The model's reply requested tool calls. */
     replyHasToolCalls: (_, params: { output: SampleOutput }) => params.output.response.toolCalls.length > 0,
+    /** Inbox items arrived while the agent was working and wait to join the dialogue. */
+    inboxHasItems: ({ context }) => context.inbox !== null,
+    /** This reply is the last model request the turn may make. */
+    replyUsesLastStep: ({ context }) => context.maxSteps !== undefined && context.step + 1 >= context.maxSteps,
     /** A continuable agent goes idle after a turn, unless a close was requested. */
     staysOpen: ({ context }) => context.lifetime === 'continuable' && !context.closeRequested,
     /** Every call of the current step has its result. */
     allToolResultsIn: ({ context }) => context.awaiting.length === 0,
     /** The turn used its allowed model requests. */
     stepLimitReached: ({ context }) => context.maxSteps !== undefined && context.step >= context.maxSteps,
-    /** A compaction may only be written between steps (no call awaits a result). */
-    noCallAwaiting: ({ context }) => context.awaiting.length === 0,
+    /** The event comes from a subagent (whose actor id is its path), not from an invoked actor. */
+    fromSubagent: ({ event }) => event.type.startsWith('xstate.error.actor./'),
+    /** A host compaction applies only to the dialogue it summarized (no turn ran meanwhile). */
+    compactionIsCurrent: ({ context, event }) => event.type === 'compaction.apply' && context.dialogue.length === event.basedOn,
   },
 }).createMachine({
   id: 'agent',
@@ -244,6 +252,10 @@ export const agentMachine = setup({
   initial: 'reserved',
   on: {
     cancel: { target: '.cancelled' },
+    // Subagents are created with this agent as XState parent, so their completion and
+    // failure are relayed here. The runtime reports them; an agent never fails because
+    // one of its subagents did.
+    'xstate.error.actor.*': { guard: 'fromSubagent', actions: 'noteSubagentEnded' },
   },
   output: ({ context }) => resultOf(context),
   states: {
@@ -361,6 +373,19 @@ export const agentMachine = setup({
                     actions: { type: 'appendReply', params: ({ event }) => ({ output: event.output }) },
                   },
                   {
+                    guard: and(['inboxHasItems', 'replyUsesLastStep']),
+                    target: '#agent.settled',
+                    actions: [{ type: 'appendReply', params: ({ event }) => ({ output: event.output }) }, 'markStepLimit'],
+                  },
+                  {
+                    // Input that arrived during this request belongs to this turn: answer it
+                    // before going idle or settling, so nothing is left waiting in the inbox.
+                    guard: 'inboxHasItems',
+                    target: 'sampling',
+                    reenter: true,
+                    actions: { type: 'appendReply', params: ({ event }) => ({ output: event.output }) },
+                  },
+                  {
                     guard: 'staysOpen',
                     target: '#agent.running.idle',
                     actions: [
@@ -393,7 +418,7 @@ export const agentMachine = setup({
           on: {
             inbox: { target: 'working', actions: 'openTurnWithItem' },
             close: { target: '#agent.settled', actions: 'markClosed' },
-            'compaction.apply': { guard: 'noCallAwaiting', actions: 'applyCompaction' },
+            'compaction.apply': { guard: 'compactionIsCurrent', actions: 'applyCompaction' },
           },
         },
       },

@@ -23,6 +23,7 @@ export type StopReason =
   | 'summary_failed'
   | 'hook_denied'
   | 'hook_failed'
+  | 'internal_error'
   | 'cancelled';
 
 /** How an agent ended. */
@@ -146,7 +147,8 @@ export type AgentEvent =
   | { readonly type: 'close' }
   | { readonly type: 'inbox'; readonly item: InboxItem }
   | { readonly type: 'tool.result'; readonly callId: string; readonly toolName: string; readonly content: string; readonly isError: boolean }
-  | { readonly type: 'compaction.apply'; readonly entry: CompactionEntry };
+  | { readonly type: 'compaction.apply'; readonly entry: CompactionEntry; readonly basedOn: number }
+  | { readonly type: `xstate.error.actor.${string}`; readonly error: unknown };
 
 /** What a subagent reports back exactly once: final text plus compact metadata. */
 export interface AgentResult {

@@ -1,9 +1,12 @@
 /**
- * Inspection without transcripts: what the inspector receives carries entry counts and the
- * last entry, never a whole dialogue or snapshot (large contexts make inspectors slow, and a
- * transcript is not the inspector's to copy).
+ * Inspection without transcripts: what an inspector receives carries entry counts and the
+ * last entry, never a whole dialogue, snapshot or request head (large contexts make
+ * inspectors slow, and a transcript is not the inspector's to copy).
+ *
+ * Every function here is idempotent: a value already sanitized passes through unchanged, so
+ * the runtime and an inspector's own options may both apply it.
  */
-import type { InspectionEvent } from 'xstate';
+import type { AnyActorRef, InspectionEvent } from 'xstate';
 import type { Entry } from '../dialogue/entry.js';
 
 interface SeqLike {
@@ -11,14 +14,15 @@ interface SeqLike {
   at(index: number): Entry | undefined;
 }
 
+const MAX_TEXT = 200;
+const CLIPPED = /… \(\d+ chars\)$/;
+
 function isSeqLike(value: unknown): value is SeqLike {
   return typeof value === 'object' && value !== null && 'length' in value && typeof (value as { at?: unknown }).at === 'function';
 }
 
-const MAX_TEXT = 200;
-
 function clip(text: string): string {
-  return text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}… (${text.length} chars)` : text;
+  return text.length > MAX_TEXT && !CLIPPED.test(text) ? `${text.slice(0, MAX_TEXT)}… (${text.length} chars)` : text;
 }
 
 /** A short, transcript-free description of one entry. */
@@ -40,51 +44,92 @@ function summarizeSeq(seq: SeqLike): Record<string, unknown> {
   return { entries: seq.length, last: describeEntry(seq.at(seq.length - 1)) };
 }
 
-/** Replaces dialogues, snapshots and heads in an agent context with compact summaries. */
+/** Replaces one context field with its summary when it is still raw. */
+function sanitizeField(key: string, value: unknown): unknown {
+  if (typeof value === 'string') return key === 'background' || key === 'text' || key === 'content' ? clip(value) : value;
+  if (typeof value !== 'object' || value === null) return value;
+  if (key === 'dialogue' && isSeqLike(value)) return summarizeSeq(value);
+  if ((key === 'messages' || key === 'entries' || key === 'summarizerInput') && isSeqLike(value)) return summarizeSeq(value);
+  const v = value as Record<string, unknown>;
+  if (key === 'snapshot' && isSeqLike(v.entries) && isSeqLike(v.summarizerInput)) {
+    return { mode: v.mode, entries: v.entries.length, summarizerInput: v.summarizerInput.length };
+  }
+  if (key === 'system' && typeof v.systemPrompt === 'string' && Array.isArray(v.tools)) {
+    return { preset: v.preset, tools: (v.tools as ReadonlyArray<{ name: string }>).map((t) => t.name) };
+  }
+  return value;
+}
+
+/** Replaces dialogues, snapshots, request heads and long texts in a context (or an actor input). */
 export function sanitizeContext(context: unknown): unknown {
-  if (typeof context !== 'object' || context === null) return context;
+  if (typeof context !== 'object' || context === null || Array.isArray(context)) return context;
+  let changed = false;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(context)) {
-    if (key === 'dialogue' && isSeqLike(value)) out[key] = summarizeSeq(value);
-    else if (key === 'snapshot' && typeof value === 'object' && value !== null && 'entries' in value) {
-      const snap = value as { mode: string; entries: SeqLike; summarizerInput: SeqLike };
-      out[key] = { mode: snap.mode, entries: snap.entries.length, summarizerInput: snap.summarizerInput.length };
-    } else if (key === 'system' && typeof value === 'object' && value !== null && 'tools' in value) {
-      const head = value as { preset: string; tools: ReadonlyArray<{ name: string }> };
-      out[key] = { preset: head.preset, tools: head.tools.map((t) => t.name) };
-    } else if (key === 'background' && typeof value === 'string') out[key] = clip(value);
-    else out[key] = value;
+    const next = sanitizeField(key, value);
+    if (next !== value) changed = true;
+    out[key] = next;
   }
+  return changed ? out : context;
+}
+
+/** Clips long strings anywhere in a small value (events, action params, outputs). */
+function clipDeep(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return clip(value);
+  if (typeof value !== 'object' || value === null || depth > 6) return value;
+  if (isSeqLike(value)) return summarizeSeq(value);
+  if (Array.isArray(value)) return value.map((v) => clipDeep(v, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) out[key] = key === 'system' || key === 'snapshot' || key === 'dialogue' ? sanitizeField(key, v) : clipDeep(v, depth + 1);
   return out;
 }
 
-function sanitizeEvent(event: unknown): unknown {
-  if (typeof event !== 'object' || event === null) return event;
-  const e = event as Record<string, unknown>;
-  if (e.type === 'tool.result' && typeof e.content === 'string') return { ...e, content: clip(e.content) };
-  if (e.type === 'inbox' && typeof e.item === 'object' && e.item !== null) {
-    const item = e.item as { text: string; origin: unknown };
-    return { ...e, item: { ...item, text: clip(item.text) } };
-  }
-  if (typeof e.type === 'string' && e.type.startsWith('xstate.done.actor') && typeof e.output === 'object' && e.output !== null) {
-    const output = e.output as Record<string, unknown>;
-    if ('response' in output) return { ...e, output: { response: '(model reply)', compaction: Boolean(output.compaction) } };
-  }
-  if (e.type === 'xstate.init' && 'input' in e) return { ...e, input: sanitizeContext(e.input) };
-  return event;
+/** A snapshot with its context (machines) or input and output (promise and callback actors) sanitized. */
+export function sanitizeSnapshot<T>(snapshot: T): T {
+  if (typeof snapshot !== 'object' || snapshot === null) return snapshot;
+  const s = snapshot as Record<string, unknown>;
+  const patch: Record<string, unknown> = {};
+  if ('context' in s) patch.context = sanitizeContext(s.context);
+  if ('input' in s) patch.input = clipDeep(sanitizeContext(s.input));
+  if ('output' in s && s.output !== undefined) patch.output = clipDeep(s.output);
+  const changed = Object.entries(patch).some(([k, v]) => v !== s[k]);
+  return changed ? ({ ...s, ...patch } as T) : snapshot;
 }
 
-/** A copy of an inspection event with dialogues and long texts summarized. */
+const wrapped = new WeakMap<object, AnyActorRef>();
+
+/**
+ * The actor ref as inspectors see it: the same actor, but `getSnapshot()` answers sanitized
+ * (`@statelyai/inspect` reads an `@xstate.actor` event's snapshot from the ref itself).
+ */
+function sanitizedRef<T>(ref: T): T {
+  if (typeof ref !== 'object' || ref === null || typeof (ref as { getSnapshot?: unknown }).getSnapshot !== 'function') return ref;
+  const existing = wrapped.get(ref);
+  if (existing) return existing as T;
+  const proxy = new Proxy(ref, {
+    get(target, property, receiver) {
+      if (property === 'getSnapshot') return () => sanitizeSnapshot((target as unknown as AnyActorRef).getSnapshot());
+      const value: unknown = Reflect.get(target, property, receiver);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  wrapped.set(ref, proxy as unknown as AnyActorRef);
+  return proxy;
+}
+
+/** A copy of an inspection event with dialogues, request heads and long texts summarized. */
 export function sanitizeInspectionEvent(event: InspectionEvent): InspectionEvent {
-  switch (event.type) {
-    case '@xstate.snapshot': {
-      const snapshot = event.snapshot as unknown as Record<string, unknown>;
-      const sanitized = 'context' in snapshot ? { ...snapshot, context: sanitizeContext(snapshot.context) } : snapshot;
-      return { ...event, snapshot: sanitized as unknown as typeof event.snapshot, event: sanitizeEvent(event.event) as typeof event.event };
-    }
+  const base = { ...event, actorRef: sanitizedRef(event.actorRef) } as InspectionEvent;
+  switch (base.type) {
+    case '@xstate.snapshot':
+      return { ...base, snapshot: sanitizeSnapshot(base.snapshot), event: clipDeep(base.event) as typeof base.event };
     case '@xstate.event':
-      return { ...event, event: sanitizeEvent(event.event) as typeof event.event };
+      return { ...base, event: clipDeep(base.event) as typeof base.event, ...(base.sourceRef ? { sourceRef: sanitizedRef(base.sourceRef) } : {}) };
+    case '@xstate.microstep':
+      return { ...base, snapshot: sanitizeSnapshot(base.snapshot), event: clipDeep(base.event) as typeof base.event };
+    case '@xstate.action':
+      return { ...base, action: { ...base.action, params: clipDeep(base.action.params) } };
     default:
-      return event;
+      return base;
   }
 }

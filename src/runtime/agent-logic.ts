@@ -15,9 +15,10 @@ import type {
   SummaryOutput,
   ToolInput,
 } from '../../machines/agent.types.js';
-import { compactionEntry, type CompactionEntry } from '../dialogue/entry.js';
+import { assistantEntry, compactionEntry, type CompactionEntry } from '../dialogue/entry.js';
+import type { Dialogue } from '../dialogue/dialogue.js';
 import type { DialogueView } from '../dialogue/types.js';
-import { ZERO_USAGE } from '../model/adapter.js';
+import { ZERO_USAGE, type ModelResponse } from '../model/adapter.js';
 import { entrySeq } from '../model/entry-seq.js';
 import { modelSummarizer, type Summarizer } from '../model/summarizer.js';
 import { serializeRequest } from '../request/serialize.js';
@@ -71,6 +72,24 @@ export async function compactDialogue(core: RuntimeCore, path: string, dialogue:
   return compactionEntry({ summary: text, anchorId: cut < 0 ? null : anchorId });
 }
 
+/**
+ * Rejects a reply the dialogue could not hold (a tool call id repeated or reused, a call
+ * without a name), so a provider glitch ends the agent as `model_error` with a clear message
+ * instead of breaking the machine.
+ */
+function checkReply(dialogue: Dialogue, response: ModelResponse): void {
+  for (const call of response.toolCalls) {
+    if (typeof call.id !== 'string' || call.id === '' || typeof call.name !== 'string' || call.name === '') {
+      throw new Error(`the model returned a tool call without an id or name (${JSON.stringify({ id: call.id, name: call.name })})`);
+    }
+  }
+  try {
+    dialogue.append(assistantEntry({ text: response.text, toolCalls: response.toolCalls }));
+  } catch (error) {
+    throw new Error(`the model returned a reply the dialogue cannot hold: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
 /** Builds the agent machine with this runtime's implementations. */
 export function createAgentLogic(core: RuntimeCore) {
   return agentMachine.provide({
@@ -101,6 +120,7 @@ export function createAgentLogic(core: RuntimeCore) {
           turn: input.turn,
           step: input.step,
         });
+        checkReply(dialogue, response);
         return { response, compaction };
       }),
       executeTool: fromCallback<AgentEvent, ToolInput>(({ input, sendBack }) => {

@@ -5,12 +5,13 @@
 import type { AnyActorRef, InspectionEvent, Observer } from 'xstate';
 import { createActor } from 'xstate';
 import type { AgentContext, AgentInput, TurnReport } from '../../machines/agent.types.js';
+import { resultOf } from '../../machines/agent.machine.js';
 import type { DialogueView } from '../dialogue/types.js';
 import { RuntimeError } from './errors.js';
 import { Heads } from './heads.js';
 import { compactDialogue, createAgentLogic, type AgentLogic } from './agent-logic.js';
 import { sanitizeInspectionEvent } from '../inspect/sanitize.js';
-import { parentOf, ROOT_PATH } from './paths.js';
+import { ROOT_PATH } from './paths.js';
 import { Registry, type AgentRecord } from './registry.js';
 import { resolveLimits } from '../policy/limits.js';
 import { Roles } from './roles.js';
@@ -129,8 +130,10 @@ export class RuntimeCore {
     const actor = record.actor;
     if (!actor) return;
     let last = '';
+    let context: AgentContext | undefined;
     actor.subscribe({
-      next: (snapshot: { value: unknown }) => {
+      next: (snapshot: { value: unknown; context: AgentContext }) => {
+        context = snapshot.context;
         const state = stateString(snapshot.value);
         if (state === last) return;
         last = state;
@@ -138,7 +141,19 @@ export class RuntimeCore {
         else this.setNotBusy(record.path);
         this.emit('change', { path: record.path, state });
       },
-      error: () => this.setNotBusy(record.path),
+      // An actor that crashes (a bug, never a model's doing) still yields its one result.
+      error: (error: unknown) => {
+        this.setNotBusy(record.path);
+        if (context) {
+          this.finished({
+            ...resultOf(context, this.now()),
+            status: 'failed',
+            stopReason: 'internal_error',
+            error: `internal error in ${record.path}: ${error instanceof Error ? error.message : String(error)}`,
+          });
+        }
+        this.emit('change', { path: record.path, state: 'settled' });
+      },
       complete: () => this.setNotBusy(record.path),
     });
   }
@@ -242,7 +257,14 @@ export class RuntimeCore {
   emit<K extends keyof RuntimeEvents>(type: K, event: RuntimeEvents[K]): void {
     const set = this.listeners.get(type);
     if (!set) return;
-    for (const listener of set) (listener as Listener<K>)(event);
+    for (const listener of set) {
+      // A host listener's bug must not fail the agent whose transition emitted the event.
+      try {
+        (listener as Listener<K>)(event);
+      } catch (error) {
+        (this.options.onListenerError ?? ((e: unknown) => console.error('subagent-actors: a runtime listener threw', e)))(error, type);
+      }
+    }
   }
 
   /** Subscribes to a runtime event. */
@@ -263,20 +285,12 @@ export class RuntimeCore {
     return this.hostTools.get(name);
   }
 
-  /**
-   * Resolves a model-given agent id: an absolute path, or a bare name looked up among the
-   * caller's subagents, then its siblings.
-   */
-  resolveTarget(from: string, id: string): string {
-    if (id.startsWith('/')) return id.replace(/\/+$/, '');
-    const own = `${from}/${id}`;
-    if (this.registry.get(own) || this.registry.tombstone(own)) return own;
-    const parent = parentOf(from);
-    if (parent) {
-      const sibling = `${parent}/${id}`;
-      if (this.registry.get(sibling) || this.registry.tombstone(sibling)) return sibling;
+  /** Normalizes an agent id: agent ids are paths (`/root/research`), as the tools require. */
+  resolveTarget(_from: string, id: string): string {
+    if (!id.startsWith('/')) {
+      throw new RuntimeError('invalid_arguments', `agent_id must be an agent path such as "/root" or "/root/research" (got ${JSON.stringify(id)})`);
     }
-    return own;
+    return id.replace(/\/+$/, '');
   }
 
   /** Explains why `path` cannot take messages, or returns its live record. */
@@ -329,7 +343,8 @@ export class RuntimeCore {
     }
     const dialogue = this.contextOf(path).dialogue;
     const entry = await compactDialogue(this, path, dialogue, new AbortController().signal);
-    if (entry && this.registry.get(path) === record) record.actor.send({ type: 'compaction.apply', entry });
+    // If a turn ran while the summary was written, the agent refuses it (basedOn differs).
+    if (entry && this.registry.get(path) === record) record.actor.send({ type: 'compaction.apply', entry, basedOn: dialogue.length });
   }
 
   /** Live agents, in reservation order (the root first). */

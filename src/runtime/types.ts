@@ -122,6 +122,8 @@ export interface RuntimeOptions {
   readonly compaction?: CompactionPolicy;
   /** An XState inspection observer for the whole tree (sanitized: no dialogues). */
   readonly inspect?: Observer<InspectionEvent> | ((event: InspectionEvent) => void);
+  /** Called when a listener given to `on` throws (default: `console.error`); the runtime goes on. */
+  readonly onListenerError?: (error: unknown, event: keyof RuntimeEvents) => void;
   /** Time source for elapsed times. Default `Date.now`. */
   readonly now?: () => number;
   /** Session id; generated when omitted. */

@@ -21,6 +21,27 @@ describe('send_message routing', () => {
     expect(userTexts(rt, '/root')).toContain('hi parent');
   });
 
+  it('a message that arrives during the final request of a turn is answered in that turn', async () => {
+    const clock = manualClock();
+    const model = scriptedModel(
+      { '/root/w': { 0: [{ text: 'first', latencyMs: 10 }, (req) => ({ text: `answered ${String(req.messages.at(-1)?.kind === 'user' && req.messages.at(-1))}` })] } },
+      { clock },
+    );
+    const rt = createRuntime({ model, defaults: { lifetime: 'continuable' } });
+    const handle = await rt.spawn('/root', { task_name: 'w', message: 'work' });
+    await clock.whenPending(1);
+    rt.send('/root', '/root/w', 'one more thing');
+    clock.advance(10);
+    const first = await handle.firstReport;
+    await rt.whenQuiet();
+    expect(model.calls.filter((c) => c.agentPath === '/root/w')).toHaveLength(2);
+    const log = rt.dialogue('/root/w')!.log.toArray();
+    expect(log.map((e) => e.kind)).toEqual(['user', 'assistant', 'user', 'assistant']);
+    expect(log[2]?.kind === 'user' && log[2].text).toBe('one more thing');
+    expect(first.kind === 'turn' && first.turn).toBe(0);
+    expect(rt.stateOf('/root/w')).toBe('running.idle');
+  });
+
   it('a message to a working agent joins before its next model request', async () => {
     const clock = manualClock();
     const model = scriptedModel(
@@ -104,7 +125,8 @@ describe('send_message routing', () => {
     const rt = createRuntime({ model, defaults: { lifetime: 'continuable' } });
     const handle = await rt.spawn('/root', { task_name: 'idle', message: 'x' });
     await handle.firstReport;
-    rt.send('/root', 'idle', 'wake up');
+    rt.send('/root', '/root/idle', 'wake up');
+    expect(() => rt.send('/root', 'idle', 'x')).toThrow(/agent_id must be an agent path/);
     await waitForState(rt, '/root/idle', 'running.idle');
     await rt.whenQuiet();
     expect(userTexts(rt, '/root/idle')).toContain('wake up');
