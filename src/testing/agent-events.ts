@@ -1,0 +1,146 @@
+/**
+ * The events agent paths are made of, and the payloads they carry: the completions of the
+ * invoked actors (`xstate.done.actor.*`, `xstate.error.actor.*`), tool results, inbox items,
+ * close, cancel and compaction. Payloads are named; a name is the step's label in a path.
+ */
+import type {
+  AgentContext,
+  AgentEvent,
+  HookOutcome,
+  InboxItem,
+  SampleOutput,
+  SummaryOutput,
+} from '../../machines/agent.types.js';
+import { compactionEntry, type JsonValue, type ToolCall } from '../dialogue/entry.js';
+import { ZERO_USAGE, type Usage } from '../model/adapter.js';
+
+/** A model reply as a path step delivers it; tool calls get ids unique in the agent's dialogue. */
+export interface ReplyTemplate {
+  readonly text?: string;
+  readonly toolCalls?: ReadonlyArray<{ readonly name: string; readonly arguments?: JsonValue }>;
+  readonly usage?: Usage;
+}
+
+/** A tool call's outcome as a path step delivers it. */
+export interface ToolOutcomeTemplate {
+  readonly content: string;
+  readonly isError: boolean;
+}
+
+/**
+ * Named payloads of path events. Each given record replaces the default one. Every entry is
+ * tried wherever its event is enabled, so each guarded branch needs one payload that selects
+ * it (an allowed and a denied hook outcome, a reply with and one without tool calls).
+ */
+export interface AgentPayloads {
+  /** `xstate.done.actor.hooks` outputs. */
+  readonly hooks?: Readonly<Record<string, HookOutcome>>;
+  /** `xstate.error.actor.hooks` errors. */
+  readonly hookErrors?: Readonly<Record<string, unknown>>;
+  /** `xstate.done.actor.summary` outputs. */
+  readonly summaries?: Readonly<Record<string, SummaryOutput>>;
+  /** `xstate.error.actor.summary` errors. */
+  readonly summaryErrors?: Readonly<Record<string, unknown>>;
+  /** `xstate.done.actor.model` outputs. */
+  readonly replies?: Readonly<Record<string, ReplyTemplate>>;
+  /** `xstate.error.actor.model` errors. */
+  readonly modelErrors?: Readonly<Record<string, unknown>>;
+  /** The `tool.result` of a call (the last call still awaited is answered first). */
+  readonly toolResult?: (call: ToolCall) => ToolOutcomeTemplate;
+  /** `inbox` items. */
+  readonly inbox?: Readonly<Record<string, InboxItem>>;
+  /** `compaction.apply` summaries (anchored at nothing: they replace all earlier entries). */
+  readonly compactions?: Readonly<Record<string, string>>;
+  /** The `cancel` reason. */
+  readonly cancelReason?: string;
+}
+
+/** The default payloads: one per guarded branch, two concurrent tool calls per acting step. */
+export const DEFAULT_PAYLOADS: Required<AgentPayloads> = {
+  hooks: {
+    'hooks allow (rewritten task)': { allowed: true, task: 'the task, as the hooks rewrote it' },
+    'hooks deny': { allowed: false, reason: 'denied by a test hook' },
+  },
+  hookErrors: { 'hooks fail': new Error('a test hook threw') },
+  summaries: { 'summary ready': { text: 'Background: what the delegating agent found so far.', usage: ZERO_USAGE } },
+  summaryErrors: { 'summary fails': new Error('summary generation failed') },
+  replies: {
+    'reply with 2 tool calls': {
+      text: 'Looking things up.',
+      toolCalls: [
+        { name: 'lookup', arguments: { q: 'first' } },
+        { name: 'lookup', arguments: { q: 'second' } },
+      ],
+    },
+    'final reply': { text: 'Here is the answer.' },
+  },
+  modelErrors: { 'model fails': new Error('model request failed') },
+  toolResult: (call: ToolCall): ToolOutcomeTemplate => ({ content: `result of ${call.id}`, isError: false }),
+  inbox: { inbox: { text: 'A follow-up message.', origin: { kind: 'message', from: '/root/peer' } } },
+  compactions: { compaction: 'Summary of everything so far.' },
+  cancelReason: 'cancelled by the path test',
+};
+
+/** An event of an agent path: an agent event or an invoked actor's completion. */
+export type AgentPathEvent =
+  | AgentEvent
+  | { readonly type: `xstate.done.actor.${string}`; readonly output: unknown }
+  | { readonly type: `xstate.error.actor.${string}`; readonly error: unknown };
+
+/** Payloads with defaults filled in. */
+export function resolvePayloads(payloads: AgentPayloads = {}): Required<AgentPayloads> {
+  return { ...DEFAULT_PAYLOADS, ...Object.fromEntries(Object.entries(payloads).filter(([, v]) => v !== undefined)) };
+}
+
+/** A labelled path event. */
+export interface LabelledEvent {
+  readonly label: string;
+  readonly event: AgentPathEvent;
+}
+
+/** The model output a reply template yields in `context`: call ids unique per turn and step. */
+export function replyOutput(template: ReplyTemplate, context: Pick<AgentContext, 'path' | 'turn' | 'step'>): SampleOutput {
+  const toolCalls: ToolCall[] = (template.toolCalls ?? []).map((call, i) => ({
+    id: `call_t${context.turn}_s${context.step}_${i}`,
+    name: call.name,
+    arguments: call.arguments ?? {},
+  }));
+  return { response: { text: template.text ?? '', toolCalls, usage: template.usage ?? ZERO_USAGE }, compaction: undefined };
+}
+
+/** Every candidate event in an agent state (the path generator keeps the enabled ones). */
+export function candidateEvents(context: AgentContext, payloads: Required<AgentPayloads>): LabelledEvent[] {
+  const out: LabelledEvent[] = [];
+  const each = <T>(record: Readonly<Record<string, T>>, make: (value: T) => AgentPathEvent): void => {
+    for (const [label, value] of Object.entries(record)) out.push({ label, event: make(value) });
+  };
+  each(payloads.hooks, (output) => ({ type: 'xstate.done.actor.hooks', output }));
+  each(payloads.hookErrors, (error) => ({ type: 'xstate.error.actor.hooks', error }));
+  each(payloads.summaries, (output) => ({ type: 'xstate.done.actor.summary', output }));
+  each(payloads.summaryErrors, (error) => ({ type: 'xstate.error.actor.summary', error }));
+  each(payloads.replies, (template) => ({ type: 'xstate.done.actor.model', output: replyOutput(template, context) }));
+  each(payloads.modelErrors, (error) => ({ type: 'xstate.error.actor.model', error }));
+  const call = awaitedCall(context);
+  if (call) out.push({ label: 'tool result', event: { type: 'tool.result', callId: call.id, toolName: call.name, ...payloads.toolResult(call) } });
+  each(payloads.inbox, (item) => ({ type: 'inbox', item }));
+  out.push({ label: 'subagent crashed', event: { type: 'xstate.error.actor./root/crashed', error: new Error('subagent crashed') } });
+  out.push({ label: 'close', event: { type: 'close' } });
+  out.push({ label: 'cancel', event: { type: 'cancel', reason: payloads.cancelReason } });
+  each(payloads.compactions, (summary) => ({
+    type: 'compaction.apply',
+    entry: compactionEntry({ summary, anchorId: null, id: `c_test_${context.dialogue.length}` }),
+    basedOn: context.dialogue.length,
+  }));
+  return out;
+}
+
+/** The last tool call still awaiting its result, from the last assistant entry. */
+function awaitedCall(context: AgentContext): ToolCall | undefined {
+  const id = context.awaiting.at(-1);
+  if (id === undefined) return undefined;
+  for (let i = context.dialogue.length - 1; i >= 0; i--) {
+    const entry = context.dialogue.at(i);
+    if (entry?.kind === 'assistant') return entry.toolCalls.find((c) => c.id === id);
+  }
+  return undefined;
+}

@@ -1,0 +1,34 @@
+/**
+ * The agent machine's state key for path tests: its state plus exactly the context the
+ * guards read, and nothing volatile (no dialogue, usage, timestamps, ids).
+ */
+import type { AgentContext } from '../../machines/agent.types.js';
+import { stateValueString } from '../inspect/state-value.js';
+
+/** The snapshot fields {@link agentStateKey} reads. */
+export interface AgentSnapshotLike {
+  readonly value: unknown;
+  readonly status: string;
+  readonly context: Pick<AgentContext, 'awaiting' | 'closeRequested' | 'step' | 'maxSteps' | 'status' | 'stopReason' | 'inbox'>;
+}
+
+/**
+ * The key of an agent snapshot, e.g. `running.working.acting awaiting=2 step=1/2` or
+ * `settled (completed: closed)`:
+ * - active states add the tool calls still awaited, a pending close, and the step count
+ *   when the turn has a step limit (the `allToolResultsIn`, `staysOpen` and
+ *   `stepLimitReached` guards read exactly these; lifetime and the other guard inputs are
+ *   fixed by the input);
+ * - final states add the status and stop reason, so each way of ending is its own state.
+ */
+export function agentStateKey(snapshot: AgentSnapshotLike): string {
+  const state = stateValueString(snapshot.value);
+  const c = snapshot.context;
+  if (snapshot.status !== 'active') return `${state} (${c.status ?? 'cancelled'}: ${c.stopReason ?? 'cancelled'})`;
+  const parts = [state];
+  if (c.awaiting.length > 0) parts.push(`awaiting=${c.awaiting.length}`);
+  if (c.inbox !== null) parts.push('inbox-waiting');
+  if (c.closeRequested) parts.push('close-requested');
+  if (c.maxSteps !== undefined) parts.push(`step=${c.step}/${c.maxSteps}`);
+  return parts.join(' ');
+}

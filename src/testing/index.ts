@@ -1,0 +1,16 @@
+/**
+ * Model-based testing of agents: paths generated from the agent machine, a runner that
+ * drives the real machine along them, and a transition coverage check. Independent of any
+ * test framework.
+ */
+export { agentPaths, type AgentPath, type AgentPathStep, type AgentPathsOptions } from './agent-paths.js';
+export { agentScenarios, type AgentScenario, type AgentScenarioOptions } from './agent-scenarios.js';
+export { DEFAULT_PAYLOADS, type AgentPathEvent, type AgentPayloads, type ReplyTemplate, type ToolOutcomeTemplate } from './agent-events.js';
+export { agentStateKey, type AgentSnapshotLike } from './agent-state.js';
+export { runAgentPath, type AgentImplementations, type AgentPathRun, type RunAgentPathOptions } from './run-agent-path.js';
+export { testAgentPaths, agentTransitionCoverage, type RegisterTest } from './register.js';
+export { PathMismatchError, type PathMismatch } from './path-error.js';
+export { TransitionCoverage, TransitionCoverageError, type CoverageTarget, type MachineCoverage } from './coverage.js';
+export { machineTransitions, describeGuard, type MachineTransition } from './transitions.js';
+export { machinePaths, type MachinePath, type MachinePathStep, type MachinePathsOptions, type PathStrategy } from './machine-paths.js';
+export { deferred, afterMicrotasks, type Deferred } from './deferred.js';

@@ -1,0 +1,106 @@
+/**
+ * What inspection may carry: entry counts and the last entry (clipped), never a dialogue,
+ * a snapshot's entries, a request head's schemas or a long text in full.
+ */
+import { describe, expect, it } from 'vitest';
+import type { InspectionEvent } from 'xstate';
+import { selectSnapshot } from '../../src/context/select.js';
+import { Dialogue } from '../../src/dialogue/dialogue.js';
+import { assistantEntry, compactionEntry, toolResultEntry, userEntry } from '../../src/dialogue/entry.js';
+import { describeEntry, sanitizeContext, sanitizeInspectionEvent } from '../../src/inspect/sanitize.js';
+import { sanitizeContextOnce } from '../../src/inspect/sanitize-once.js';
+
+const LONG = 'L'.repeat(500);
+const dialogue = Dialogue.of([
+  userEntry({ text: `first ${LONG}` }),
+  assistantEntry({ text: 'calling', toolCalls: [{ id: 'c1', name: 'lookup', arguments: { q: 'x' } }] }),
+  toolResultEntry({ callId: 'c1', toolName: 'lookup', content: LONG }),
+  assistantEntry({ text: 'done' }),
+]);
+const system = { preset: 'default', systemPrompt: 'PROMPT', tools: [{ name: 'Agent', description: 'd', inputSchema: {} }] };
+const context = { path: '/root/a', dialogue, snapshot: selectSnapshot(dialogue, 'all'), system, background: LONG, step: 2 };
+
+describe('describeEntry', () => {
+  it('describes each kind briefly, clipping long texts', () => {
+    expect(describeEntry(dialogue.at(0))).toEqual({ kind: 'user', origin: 'person', text: `first ${'L'.repeat(194)}… (506 chars)` });
+    expect(describeEntry(dialogue.at(1))).toEqual({ kind: 'assistant', text: 'calling', toolCalls: ['lookup'] });
+    expect(describeEntry(dialogue.at(2))).toEqual({ kind: 'tool_result', tool: 'lookup', isError: false, content: `${'L'.repeat(200)}… (500 chars)` });
+    expect(describeEntry(compactionEntry({ summary: 'sum', anchorId: null }))).toEqual({ kind: 'compaction', summary: 'sum' });
+    expect(describeEntry(undefined)).toBeNull();
+  });
+});
+
+describe('sanitizeContext', () => {
+  const out = sanitizeContext(context) as Record<string, unknown>;
+
+  it('replaces the dialogue with its size and last entry', () => {
+    expect(out.dialogue).toEqual({ entries: 4, last: { kind: 'assistant', text: 'done', toolCalls: [] } });
+    expect(sanitizeContext({ dialogue: Dialogue.empty() })).toEqual({ dialogue: { entries: 0, last: null } });
+  });
+
+  it('replaces the snapshot, the head and the background with summaries', () => {
+    expect(out.snapshot).toEqual({ mode: 'all', entries: 4, summarizerInput: 0 });
+    expect(out.system).toEqual({ preset: 'default', tools: ['Agent'] });
+    expect(out.background).toBe(`${'L'.repeat(200)}… (500 chars)`);
+    expect(out.path).toBe('/root/a');
+    expect(out.step).toBe(2);
+    expect(JSON.stringify(out)).not.toContain('L'.repeat(201));
+  });
+
+  it('passes non-objects through', () => {
+    expect(sanitizeContext(undefined)).toBeUndefined();
+    expect(sanitizeContext(3)).toBe(3);
+  });
+});
+
+describe('sanitizeInspectionEvent', () => {
+  const ref = { sessionId: 'x:0', id: '/root' };
+  const base = { actorRef: ref, rootId: 'x:0' };
+
+  it('sanitizes snapshot contexts and the events that caused them', () => {
+    const event = { ...base, type: '@xstate.snapshot', snapshot: { status: 'active', value: 'idle', context }, event: { type: 'tool.result', content: LONG } } as unknown as InspectionEvent;
+    const out = sanitizeInspectionEvent(event) as unknown as { snapshot: { context: Record<string, unknown>; value: string }; event: { content: string } };
+    expect(out.snapshot.value).toBe('idle');
+    expect(out.snapshot.context.dialogue).toEqual({ entries: 4, last: expect.any(Object) });
+    expect(out.event.content).toHaveLength(200 + '… (500 chars)'.length);
+  });
+
+  it('clips inbox texts, hides model replies and sanitizes init inputs', () => {
+    const send = (event: object) => (sanitizeInspectionEvent({ ...base, type: '@xstate.event', sourceRef: undefined, event } as unknown as InspectionEvent) as { event: Record<string, unknown> }).event;
+    expect(send({ type: 'inbox', item: { text: LONG, origin: { kind: 'person' } } })).toEqual({ type: 'inbox', item: { text: `${'L'.repeat(200)}… (500 chars)`, origin: { kind: 'person' } } });
+    expect(send({ type: 'xstate.done.actor.model', output: { response: { text: LONG }, compaction: undefined } })).toEqual({
+      type: 'xstate.done.actor.model',
+      output: { response: { text: `${'L'.repeat(200)}… (500 chars)` } },
+    });
+    expect(send({ type: 'xstate.init', input: { dialogue } })).toEqual({ type: 'xstate.init', input: { dialogue: { entries: 4, last: expect.any(Object) } } });
+    expect(send({ type: 'close' })).toEqual({ type: 'close' });
+  });
+
+  it('wraps the actor ref so an inspector reading getSnapshot() gets it sanitized', () => {
+    const live = { status: 'active', value: 'idle', context };
+    const ref = { id: '/root/a', getSnapshot: () => live };
+    const actor = { ...base, actorRef: ref, type: '@xstate.actor' } as unknown as InspectionEvent;
+    const out = sanitizeInspectionEvent(actor);
+    const seen = (out.actorRef as unknown as { id: string; getSnapshot(): { context: { dialogue: unknown } } });
+    expect(seen.id).toBe('/root/a');
+    expect(seen.getSnapshot().context.dialogue).toEqual({ entries: 4, last: expect.any(Object) });
+    expect(ref.getSnapshot().context.dialogue).toBe(dialogue);
+  });
+});
+
+describe('sanitizeContextOnce', () => {
+  it('sanitizes raw contexts like sanitizeContext', () => {
+    expect(sanitizeContextOnce(context)).toEqual(sanitizeContext(context));
+  });
+
+  it('is idempotent: a sanitized context passes through unchanged', () => {
+    const once = sanitizeContext(context) as Record<string, unknown>;
+    expect(sanitizeContextOnce(once)).toBe(once);
+    expect(sanitizeContext(once)).toBe(once);
+  });
+
+  it('passes non-objects through', () => {
+    expect(sanitizeContextOnce(null)).toBeNull();
+    expect(sanitizeContextOnce('text')).toBe('text');
+  });
+});

@@ -1,0 +1,33 @@
+/**
+ * Model-based tests of the agent machine: every generated path, run against the real machine
+ * with controllable actors; the state after every step must be the path's.
+ */
+import { describe, expect, it } from 'vitest';
+import { agentPaths, type AgentPath } from '../../src/testing/agent-paths.js';
+import { runAgentPath } from '../../src/testing/run-agent-path.js';
+
+const paths = agentPaths();
+const byScenario = new Map<string, AgentPath[]>();
+for (const path of paths) byScenario.set(path.scenario, [...(byScenario.get(path.scenario) ?? []), path]);
+
+describe('agent.machine paths', () => {
+  it('generates paths for every scenario', () => {
+    expect(byScenario.size).toBe(18);
+    for (const list of byScenario.values()) expect(list.length).toBeGreaterThan(0);
+  });
+
+  for (const [scenario, list] of byScenario) {
+    describe(scenario, () => {
+      for (const path of list) {
+        it(path.name.slice(scenario.length + 2), async () => {
+          const run = await runAgentPath(path);
+          expect(run.states).toEqual(path.steps.map((s) => s.expected));
+          const final = path.steps.at(-1)!.expected;
+          const ended = final.startsWith('settled') || final.startsWith('cancelled');
+          expect(run.reports).toBe(ended ? 1 : 0);
+          if (ended) expect(`${run.output?.status}: ${run.output?.stopReason}`).toBe(/\((.*)\)$/.exec(final)?.[1]);
+        });
+      }
+    });
+  }
+});

@@ -1,0 +1,57 @@
+/**
+ * The example of docs/path-tests.md, as a harness author would write it (imports from the
+ * library's testing entry instead of the package name).
+ */
+import { describe, expect, it } from 'vitest';
+import { fromCallback } from 'xstate';
+// Through the public entry, exactly as a harness author imports it.
+import { agentPaths, agentScenarios, agentTransitionCoverage, runAgentPath, testAgentPaths, type AgentEvent, type AgentResult, type ToolInput } from '../../src/index.js';
+
+// Your composition: the actions your host runs when an agent publishes, reports or ends a turn.
+const reported: AgentResult[] = [];
+const provide = {
+  actions: {
+    releaseAndReport: (_: unknown, params: { result: AgentResult }) => void reported.push(params.result),
+  },
+};
+
+// Your inputs and payloads: your model id and replies shaped like your model's.
+const paths = agentPaths({
+  scenarios: agentScenarios({ base: { model: 'my-model' } }),
+  payloads: {
+    replies: {
+      'search, then answer': { text: 'Searching.', toolCalls: [{ name: 'web_search', arguments: { q: 'xstate' } }, { name: 'web_search', arguments: { q: 'actors' } }] },
+      answer: { text: 'Done.' },
+    },
+  },
+});
+const coverage = agentTransitionCoverage();
+
+describe('my harness on every agent path', () => {
+  testAgentPaths(it, paths, { provide, inspect: coverage.inspect });
+
+  it('exercised every transition of the agent machine', () => {
+    expect(coverage.summary()).toMatch(/^agent\.machine: (\d+)\/\1 transitions$/);
+    coverage.assertComplete();
+    expect(reported.length).toBeGreaterThan(0);
+  });
+});
+
+describe('with my own tool running for real', () => {
+  const webSearch = fromCallback<AgentEvent, ToolInput>(({ input, sendBack }) => {
+    let stopped = false;
+    void Promise.resolve('results').then((content) => {
+      if (!stopped) sendBack({ type: 'tool.result', callId: input.call.id, toolName: input.call.name, content, isError: false });
+    });
+    return () => {
+      stopped = true;
+    };
+  });
+  // A tool that answers on its own fits the paths where results follow the reply directly.
+  const fitting = paths.filter((p) => p.steps.every((s, i) => s.label !== 'search, then answer' || (p.steps[i + 1]?.label === 'tool result' && p.steps[i + 2]?.label === 'tool result')));
+
+  it.each(fitting.slice(0, 20).map((p) => [p.name, p] as const))('%s', async (_, path) => {
+    const run = await runAgentPath(path, { provide: { ...provide, actors: { executeTool: webSearch } } });
+    expect(run.states).toEqual(path.steps.map((s) => s.expected));
+  });
+});
