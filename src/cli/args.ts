@@ -1,0 +1,58 @@
+/**
+ * The demo's command-line flags.
+ */
+import { parseArgs } from 'node:util';
+
+/** Parsed flags. */
+export interface DemoArgs {
+  readonly help: boolean;
+  readonly color: boolean;
+  readonly inspect: boolean;
+  readonly record: string | undefined;
+  /** Multiplies the scripted latencies (default 1; 0 runs the story instantly). */
+  readonly speed: number;
+}
+
+/** What `--help` prints. */
+export const HELP = `Usage: npm run demo -- [options]
+
+A scripted session of subagent-actors: a root agent prepares a 2.0 release by delegating
+to subagents with every context value (none, all, 2 turns, summary), follows up with one
+through send_message, closes it, and cancels a subtree. Deterministic; no network, no API key.
+
+Options:
+  --help           Show this help and exit.
+  --no-color       Plain text (also when NO_COLOR is set or stdout is not a terminal).
+  --inspect        Serve the agent tree to the Stately inspector while the demo runs
+                   (needs src/inspect/serve.ts; the demo says so when it is unavailable).
+  --record FILE    Record an inspection trace to FILE (needs src/inspect/recorder.ts).
+  --latency N      Multiply every scripted latency by N (default 1; 0 = instant).
+
+On a terminal the tree is redrawn in place; piped (npm run demo | cat) it prints one line
+per state change.`;
+
+/** Parses argv (without the node and script entries). Throws a readable Error on bad flags. */
+export function parseDemoArgs(argv: readonly string[]): DemoArgs {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      help: { type: 'boolean', short: 'h', default: false },
+      'no-color': { type: 'boolean', default: false },
+      inspect: { type: 'boolean', default: false },
+      record: { type: 'string' },
+      latency: { type: 'string' },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  const speed = values.latency === undefined ? 1 : Number(values.latency);
+  if (!Number.isFinite(speed) || speed < 0) throw new Error(`--latency takes a number >= 0 (got ${JSON.stringify(values.latency)})`);
+  if (values.record !== undefined && values.record.trim() === '') throw new Error('--record takes a file name');
+  return {
+    help: values.help === true,
+    color: values['no-color'] !== true,
+    inspect: values.inspect === true,
+    record: values.record,
+    speed,
+  };
+}

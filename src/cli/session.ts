@@ -1,0 +1,167 @@
+/**
+ * One scripted demo session from start to stop: load the agent definitions, build the
+ * runtime, show the live tree, play the person's prompts, wait until every subagent has
+ * reported, stop. Exported so tests run the very session `npm run demo` shows, at zero
+ * latency and with the tree view writing to a string.
+ */
+import {
+  createRuntime,
+  loadDefinitions,
+  scriptedModel,
+  systemClock,
+  type AgentResult,
+  type Clock,
+  type ModelAdapter,
+  type Runtime,
+  type RuntimeOptions,
+  type ScriptedModel,
+  type ToolCall,
+} from '../index.js';
+import { AGENTS_DIR, demoRuntimeOptions, demoScript, PERSON_PROMPTS } from './demo-script.js';
+import type { TextSink } from './format.js';
+import { preview, TreeView, type TreeRow } from './tree-view.js';
+import { SessionWatch } from './watch.js';
+
+/** Options of {@link runDemoSession}. */
+export interface DemoSessionOptions {
+  /** Where the live tree and narration go. */
+  readonly out: TextSink;
+  /** Redraw in place (default `out.isTTY`), or print one line per state change. */
+  readonly tty?: boolean;
+  /** ANSI colors in the tree (default: on for a TTY unless `NO_COLOR`). */
+  readonly color?: boolean;
+  /** Multiplies every scripted latency: 1 (default) for people, 0 for tests. */
+  readonly latencyScale?: number;
+  /** Where scripted latencies are waited out (default the system clock; tests pass `manualClock()`). */
+  readonly clock?: Clock;
+  /** Time source for elapsed times (default `Date.now`). */
+  readonly now?: () => number;
+  /** Minimum ms between TTY redraws (default 80). */
+  readonly redrawMs?: number;
+  /** Directory of agent definitions (default `examples/agents`). */
+  readonly agentsDir?: string;
+  /** An XState inspection observer for the whole tree. */
+  readonly inspect?: RuntimeOptions['inspect'];
+  /** Called with the runtime right after it is created (before any prompt). */
+  readonly onRuntime?: (runtime: Runtime) => void;
+  /** Aborting stops the session (the runtime cancels every agent) and rejects. */
+  readonly signal?: AbortSignal;
+}
+
+/** What a finished session leaves. */
+export interface DemoSessionOutcome {
+  /** The runtime, already stopped. */
+  readonly runtime: Runtime;
+  readonly model: ScriptedModel;
+  /** Every subagent's result, in delivery order (the root's own cancellation by `stop` excluded). */
+  readonly results: readonly AgentResult[];
+  /** Every subagent path the session started, in order of first appearance. */
+  readonly spawned: readonly string[];
+  /** The tree as the view last showed it. */
+  readonly rows: readonly TreeRow[];
+  /** What the root said at the end of each of its turns. */
+  readonly rootReplies: readonly string[];
+  /** Warnings from loading the agent definitions. */
+  readonly warnings: readonly string[];
+  /** `runtime.slotsInUse` after the last subagent reported, before `stop`. */
+  readonly slotsInUseAtEnd: number;
+}
+
+/** Runs the scripted session; resolves after every subagent reported and the runtime stopped. */
+export async function runDemoSession(options: DemoSessionOptions): Promise<DemoSessionOutcome> {
+  const scale = options.latencyScale ?? 1;
+  const ms = (n: number): number => Math.round(n * scale);
+  const clock = options.clock ?? systemClock;
+
+  const loaded = await loadDefinitions([{ path: options.agentsDir ?? AGENTS_DIR, scope: 'examples' }]);
+  const watch = new SessionWatch();
+  const model = scriptedModel(demoScript({ ms, watch }), { clock, cache: true });
+  let narrate: (who: string, text: string) => void = () => {};
+  const runtime = createRuntime({
+    model: narratingModel(model, (path, text) => narrate(path, text)),
+    summarizer: model,
+    roles: loaded.definitions.values(),
+    sessionId: 'demo-release-2.0',
+    ...demoRuntimeOptions(clock, ms),
+    ...(options.now ? { now: options.now } : {}),
+    ...(options.inspect ? { inspect: options.inspect } : {}),
+  });
+  options.onRuntime?.(runtime);
+
+  const view = new TreeView({
+    out: options.out,
+    ...(options.tty !== undefined ? { tty: options.tty } : {}),
+    ...(options.color !== undefined ? { color: options.color } : {}),
+    ...(options.redrawMs !== undefined ? { redrawMs: options.redrawMs } : {}),
+    ...(options.now ? { now: options.now } : {}),
+    title: `subagent-actors demo · session ${runtime.sessionId}`,
+  });
+  narrate = (who, text) => view.log(who, text);
+  const rootReplies: string[] = [];
+  const offTurn = runtime.on('turn', (report) => {
+    if (report.path !== runtime.rootPath) return;
+    rootReplies.push(report.text);
+    view.log(report.path, preview(report.text, 150));
+  });
+
+  watch.attach(runtime);
+  view.attach(runtime);
+  for (const warning of loaded.warnings) view.log('warning', warning);
+  try {
+    for (const [turn, prompt] of PERSON_PROMPTS.entries()) {
+      view.log('person', preview(prompt, 150));
+      runtime.prompt(prompt);
+      await watch.until(() => watch.turnEnded(runtime.rootPath, turn), options.signal);
+    }
+    // Every subagent reports exactly once; wait for the last report, then for quiet.
+    await watch.until(() => runtime.slotsInUse === 0, options.signal);
+    await runtime.whenQuiet();
+    const results = runtime.results.filter((r) => r.path !== runtime.rootPath);
+    const slotsInUseAtEnd = runtime.slotsInUse;
+    return { runtime, model, results, spawned: watch.subagents, rows: view.snapshot, rootReplies, warnings: loaded.warnings, slotsInUseAtEnd };
+  } finally {
+    offTurn();
+    view.stop();
+    watch.detach();
+    runtime.stop('demo finished');
+  }
+}
+
+/** A one-line description of a coordination tool call, or undefined for other tools. */
+export function describeCall(call: ToolCall): string | undefined {
+  const args = (typeof call.arguments === 'object' && call.arguments !== null && !Array.isArray(call.arguments) ? call.arguments : {}) as Record<string, unknown>;
+  const str = (value: unknown): string => (typeof value === 'string' || typeof value === 'number' ? String(value) : '?');
+  switch (call.name) {
+    case 'Agent': {
+      const details = [args['role'] !== undefined ? `role ${str(args['role'])}` : undefined, `context ${args['context'] !== undefined ? str(args['context']) : args['role'] !== undefined ? "(the role's default)" : '(the default)'}`];
+      return `Agent → ${str(args['task_name'])} (${details.filter((d) => d !== undefined).join(', ')})`;
+    }
+    case 'send_message':
+      return `send_message → ${str(args['agent_id'])}: "${preview(str(args['message']), 80)}"`;
+    case 'cancel_agent':
+    case 'close_agent':
+      return `${call.name} → ${str(args['agent_id'])}`;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The scripted model, narrating the reasoning text and coordination calls (spawns, messages, cancels, closes)
+ * of every reply as it arrives, before the agent acts on it.
+ */
+function narratingModel(model: ScriptedModel, narrate: (path: string, text: string) => void): ModelAdapter {
+  return {
+    name: model.name,
+    async sample(request, context) {
+      const response = await model.sample(request, context);
+      // A reply that calls tools says why; a final reply is reported with the turn or result.
+      if (response.toolCalls.length > 0 && response.text.trim() !== '') narrate(context.agentPath, preview(response.text, 150));
+      for (const call of response.toolCalls) {
+        const text = describeCall(call);
+        if (text !== undefined) narrate(context.agentPath, text);
+      }
+      return response;
+    },
+  };
+}

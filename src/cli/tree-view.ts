@@ -1,0 +1,262 @@
+/**
+ * A live view of a runtime's agent tree.
+ *
+ * On a terminal (TTY) the tree is redrawn in place with ANSI escape codes, at most once per
+ * `redrawMs`, by a timer the view clears when it stops. Anywhere else (CI logs, `| cat`) it
+ * prints one line per state change instead, so the output reads top to bottom. Finished
+ * agents stay visible with their final state: the runtime forgets released paths, so the
+ * view keeps its own record of every agent it has seen.
+ */
+import type { AgentResult, Runtime } from '../index.js';
+import { clipVisible, colorState, duration, isFinalState, padVisible, palette, stamp, truncate, type Palette, type TextSink } from './format.js';
+
+/** What the view knows about one agent. */
+export interface TreeRow {
+  readonly path: string;
+  readonly depth: number;
+  role: string | undefined;
+  context: string;
+  delivery: string;
+  lifetime: string;
+  state: string;
+  /** Session time (ms) when the view first saw the agent. */
+  readonly firstSeen: number;
+  /** Elapsed ms: live from the runtime, frozen from the result once finished. */
+  elapsedMs: number;
+  /** The result's stop reason, once finished. */
+  stopReason: string | undefined;
+}
+
+/** Options of {@link TreeView}. */
+export interface TreeViewOptions {
+  /** Where the view writes. */
+  readonly out: TextSink;
+  /** Redraw in place (default: `out.isTTY`); otherwise print one line per state change. */
+  readonly tty?: boolean;
+  /** ANSI colors (default: on for a TTY unless `NO_COLOR` is set). */
+  readonly color?: boolean;
+  /** Minimum time between redraws on a TTY (default 80 ms). */
+  readonly redrawMs?: number;
+  /** Clock for session-relative stamps (default `Date.now`). */
+  readonly now?: () => number;
+  /** A title line shown above the tree on a TTY. */
+  readonly title?: string;
+}
+
+const ESC = '\u001b[';
+const HIDE_CURSOR = `${ESC}?25l`;
+const SHOW_CURSOR = `${ESC}?25h`;
+
+/** The live tree: attach it to a runtime, log lines through it, stop it at the end. */
+export class TreeView {
+  private readonly out: TextSink;
+  private readonly tty: boolean;
+  private readonly p: Palette;
+  private readonly redrawMs: number;
+  private readonly now: () => number;
+  private readonly title: string | undefined;
+  private readonly rows = new Map<string, TreeRow>();
+  private readonly startedAt: number;
+  private runtime: Runtime | undefined;
+  private unsubscribe: Array<() => void> = [];
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private drawnLines = 0;
+  private dirty = false;
+  private stopped = false;
+
+  constructor(options: TreeViewOptions) {
+    this.out = options.out;
+    this.tty = options.tty ?? options.out.isTTY === true;
+    this.p = palette(options.color ?? (this.tty && process.env['NO_COLOR'] === undefined));
+    this.redrawMs = options.redrawMs ?? 80;
+    this.now = options.now ?? Date.now;
+    this.title = options.title;
+    this.startedAt = this.now();
+  }
+
+  /** Whether the view redraws in place. */
+  get isTTY(): boolean {
+    return this.tty;
+  }
+
+  /** Every agent seen so far, in tree order. */
+  get snapshot(): readonly TreeRow[] {
+    return this.ordered();
+  }
+
+  /** Starts watching a runtime's `change` and `result` events. */
+  attach(runtime: Runtime): void {
+    this.runtime = runtime;
+    for (const info of runtime.list()) this.upsert(info.path, info.state);
+    this.unsubscribe.push(
+      runtime.on('change', (change) => this.onChange(change.path, change.state)),
+      runtime.on('result', (result) => this.onResult(result)),
+    );
+    if (this.tty) {
+      this.out.write(HIDE_CURSOR);
+      this.render();
+      this.timer = setInterval(() => this.tick(), this.redrawMs);
+      this.timer.unref?.();
+    }
+  }
+
+  /** Prints a line of narration (above the tree on a TTY). */
+  log(who: string, text: string): void {
+    const width = Math.max(40, (this.out.columns ?? 120) - 1);
+    const line = `${this.p.dim(`[${stamp(this.elapsed())}]`)} ${this.p.bold(who)} ▸ ${text}`;
+    if (!this.tty) {
+      this.out.write(`${clipVisible(line, Math.max(width, 160))}\n`);
+      return;
+    }
+    this.clearFrame();
+    this.out.write(`${clipVisible(line, width)}\n`);
+    this.drawFrame();
+  }
+
+  /** Stops the timer and unsubscribes; on a TTY leaves the final tree on screen. */
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    if (this.timer !== undefined) clearInterval(this.timer);
+    this.timer = undefined;
+    for (const off of this.unsubscribe) off();
+    this.unsubscribe = [];
+    if (this.tty) {
+      this.render();
+      this.drawnLines = 0; // the final frame stays; later output goes below it
+      this.out.write(SHOW_CURSOR);
+    }
+  }
+
+  /** The tree as text lines (what a TTY shows), for tests and the final frame. */
+  frame(): string[] {
+    const p = this.p;
+    const lines: string[] = [];
+    if (this.title !== undefined) lines.push(`${p.bold(this.title)} ${p.dim(`· ${stamp(this.elapsed()).trim()}`)}`);
+    const rows = this.ordered();
+    const nameWidth = Math.max(24, ...rows.map((r) => r.depth * 2 + r.path.length + (r.role ? r.role.length + 3 : 0))) + 2;
+    // The delivery column only when the terminal has room for it.
+    const wide = (this.out.columns ?? 120) >= nameWidth + 26 + 9 + 22 + 8;
+    const deliveryColumn = (text: string): string => (wide ? padVisible(text, 22) : '');
+    lines.push(p.dim(`${padVisible('agent', nameWidth)}${padVisible('state', 26)}${padVisible('context', 9)}${deliveryColumn('delivery')}${wide ? 'elapsed' : 'time'}`));
+    for (const row of rows) {
+      const name = `${'  '.repeat(row.depth)}${row.path}${row.role ? p.dim(` [${row.role}]`) : ''}`;
+      const state = isFinalState(row.state) && row.stopReason !== undefined && row.stopReason !== row.state
+        ? `${colorState(row.state, p)} ${p.dim(`(${row.stopReason})`)}`
+        : colorState(row.state, p);
+      const delivery = row.depth === 0 ? p.dim('session root') : `${row.delivery}, ${row.lifetime}`;
+      lines.push(`${padVisible(name, nameWidth)}${padVisible(state, 26)}${padVisible(row.context, 9)}${deliveryColumn(delivery)}${duration(row.elapsedMs)}`);
+    }
+    return lines;
+  }
+
+  private elapsed(): number {
+    return this.now() - this.startedAt;
+  }
+
+  private onChange(path: string, state: string): void {
+    const row = this.upsert(path, state);
+    if (this.tty) {
+      this.dirty = true;
+      return;
+    }
+    const shown = isFinalState(state) && row.stopReason !== undefined && row.stopReason !== state ? `${state} (${row.stopReason})` : state;
+    const context = row.depth === 0 ? '' : `  (context: ${row.context}${row.role ? `, role: ${row.role}` : ''})`;
+    this.out.write(`${`[${stamp(this.elapsed())}] ${padVisible(row.path, 32)} ${padVisible(shown, 26)}${context}`.trimEnd()}\n`);
+  }
+
+  private onResult(result: AgentResult): void {
+    const row = this.upsert(result.path, result.status === 'cancelled' ? 'cancelled' : 'settled', result);
+    row.elapsedMs = result.elapsedMs;
+    row.stopReason = result.stopReason;
+    this.dirty = true;
+  }
+
+  /** Records what the runtime says about `path` now, creating its row on first sight. */
+  private upsert(path: string, state: string, result?: AgentResult): TreeRow {
+    const info = this.runtime?.list().find((a) => a.path === path);
+    let row = this.rows.get(path);
+    if (row === undefined) {
+      row = {
+        path,
+        depth: path.split('/').length - 2,
+        role: info?.role ?? result?.role,
+        context: info?.context ?? result?.context ?? '?',
+        delivery: info?.delivery ?? '?',
+        lifetime: info?.lifetime ?? '?',
+        state,
+        firstSeen: this.elapsed(),
+        elapsedMs: info?.elapsedMs ?? result?.elapsedMs ?? 0,
+        stopReason: undefined,
+      };
+      this.rows.set(path, row);
+    }
+    // A final state is never overwritten by a late, stale change.
+    if (!isFinalState(row.state) || isFinalState(state)) row.state = state;
+    if (info) {
+      row.elapsedMs = info.elapsedMs;
+      row.role = info.role;
+      row.context = info.context;
+    }
+    return row;
+  }
+
+  /** Rows in tree order: each agent after its parent, siblings in order of appearance. */
+  private ordered(): TreeRow[] {
+    const children = new Map<string, TreeRow[]>();
+    const roots: TreeRow[] = [];
+    for (const row of this.rows.values()) {
+      const parent = row.path.slice(0, row.path.lastIndexOf('/'));
+      const siblings = parent !== '' && this.rows.has(parent) ? children.get(parent) ?? [] : undefined;
+      if (siblings === undefined) roots.push(row);
+      else {
+        siblings.push(row);
+        children.set(parent, siblings);
+      }
+    }
+    const out: TreeRow[] = [];
+    const visit = (row: TreeRow): void => {
+      out.push(row);
+      for (const child of children.get(row.path) ?? []) visit(child);
+    };
+    roots.forEach(visit);
+    return out;
+  }
+
+  /** Refreshes live elapsed times and redraws when something changed (TTY only). */
+  private tick(): void {
+    if (this.runtime) {
+      for (const info of this.runtime.list()) {
+        const row = this.rows.get(info.path);
+        if (row && !isFinalState(row.state)) {
+          row.elapsedMs = info.elapsedMs;
+          this.dirty = true;
+        }
+      }
+    }
+    if (this.dirty) this.render();
+  }
+
+  private render(): void {
+    this.dirty = false;
+    this.clearFrame();
+    this.drawFrame();
+  }
+
+  private clearFrame(): void {
+    if (this.drawnLines > 0) this.out.write(`${ESC}${this.drawnLines}F${ESC}0J`);
+    this.drawnLines = 0;
+  }
+
+  private drawFrame(): void {
+    const width = Math.max(40, (this.out.columns ?? 120) - 1);
+    const lines = this.frame().map((line) => clipVisible(line, width));
+    this.out.write(`${lines.join('\n')}\n`);
+    this.drawnLines = lines.length;
+  }
+}
+
+/** A one-line preview of a message for narration. */
+export function preview(text: string, max = 110): string {
+  return truncate(text, max);
+}
