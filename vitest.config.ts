@@ -12,8 +12,8 @@ export default defineConfig({
       reporter: ['text-summary', 'json-summary'],
       reportsDirectory: 'coverage',
       thresholds: {
-        lines: 85,
-        branches: 80,
+        lines: 95,
+        branches: 88,
         'src/dialogue/**': { lines: 95, branches: 95 },
         'src/context/**': { lines: 95, branches: 95 },
       },

@@ -139,3 +139,48 @@ export { loadProjectContext, type ProjectContext, type ProjectContextOptions } f
 
 // Inspection.
 export { describeEntry, sanitizeContext, sanitizeInspectionEvent } from './inspect/sanitize.js';
+export { sanitizeSnapshot } from './inspect/sanitize.js';
+export { serveInspector, type ServeInspectorOptions, type ServedInspector } from './inspect/serve.js';
+export { sanitizingInspectorOptions, type SanitizingInspectorOptions } from './inspect/stately.js';
+export { createRecorder, recordToFile, type Recorder, type RecorderOptions, type TraceRecord, type TraceTarget } from './inspect/recorder.js';
+export { machineToMermaid, machineMarkdown } from './inspect/mermaid.js';
+
+// Path-coverage tests generated from the machines (no test-runner dependency).
+export {
+  agentPaths,
+  agentScenarios,
+  DEFAULT_PAYLOADS,
+  agentStateKey,
+  runAgentPath,
+  testAgentPaths,
+  agentTransitionCoverage,
+  PathMismatchError,
+  TransitionCoverage,
+  TransitionCoverageError,
+  machineTransitions,
+  machinePaths,
+  deferred,
+  afterMicrotasks,
+  type AgentPath,
+  type AgentPathStep,
+  type AgentPathsOptions,
+  type AgentScenario,
+  type AgentScenarioOptions,
+  type AgentPathEvent,
+  type AgentPayloads,
+  type ReplyTemplate,
+  type ToolOutcomeTemplate,
+  type AgentImplementations,
+  type AgentPathRun,
+  type RunAgentPathOptions,
+  type RegisterTest,
+  type PathMismatch,
+  type CoverageTarget,
+  type MachineCoverage,
+  type MachineTransition,
+  type MachinePath,
+  type MachinePathStep,
+  type MachinePathsOptions,
+  type PathStrategy,
+  type Deferred,
+} from './testing/index.js';
