@@ -5,6 +5,9 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     environment: 'node',
     testTimeout: 20_000,
+    // The JSON report lets .ci/run print a plain "N passed, N failed" closing line.
+    reporters: ['default', 'json'],
+    outputFile: { json: 'coverage/test-results.json' },
     coverage: {
       provider: 'v8',
       include: ['src/**/*.ts', 'machines/**/*.ts'],
