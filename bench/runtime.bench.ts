@@ -68,25 +68,17 @@ async function fanoutPerChildMs(n: number): Promise<number> {
 }
 
 /** send_message routed per second to a working agent (its model never answers). */
-function routePerSec(messages: number): number {
+async function routePerSec(messages: number): Promise<number> {
   const rt = createRuntime({ model: scriptedModel({ '/root/sink': { 0: [{ text: 'late', latencyMs: 1e9 }] }, '**': { 0: [{ text: 'ok' }] } }) });
-  void rt.spawn('/root', { task_name: 'sink', message: 'wait' });
-  return new Promise<number>((resolve) => {
-    const off = rt.on('change', (c) => {
-      if (c.path !== '/root/sink' || c.state !== 'running.working.sampling') return;
-      off();
-      // Leave the actor's notification first, so each send is processed, not just enqueued.
-      setImmediate(() => {
-        const t0 = performance.now();
-        for (let i = 0; i < messages; i++) rt.send('/root', '/root/sink', 'ping');
-        const perSec = messages / ((performance.now() - t0) / 1000);
-        // Every message must have been queued by a still-working agent, or the figure is void.
-        const stillWorking = rt.stateOf('/root/sink') === 'running.working.sampling';
-        rt.stop();
-        resolve(stillWorking ? perSec : Number.NaN);
-      });
-    });
-  }) as unknown as number;
+  await rt.spawn('/root', { task_name: 'sink', message: 'wait' });
+  if (rt.stateOf('/root/sink') !== 'running.working.sampling') throw new Error('the sink agent is not waiting on its model');
+  const t0 = performance.now();
+  for (let i = 0; i < messages; i++) rt.send('/root', '/root/sink', 'ping');
+  const perSec = messages / ((performance.now() - t0) / 1000);
+  // Every message must have been queued by a still-working agent, or the figure is void.
+  const stillWorking = rt.stateOf('/root/sink') === 'running.working.sampling';
+  rt.stop();
+  return stillWorking ? perSec : Number.NaN;
 }
 
 /** Events per second forwarded with `sendTo` between two bare actors. */
