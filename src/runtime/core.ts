@@ -11,6 +11,7 @@ import { RuntimeError } from './errors.js';
 import { Heads } from './heads.js';
 import { compactDialogue, createAgentLogic, type AgentLogic } from './agent-logic.js';
 import { sanitizeInspectionEvent } from '../inspect/sanitize.js';
+import { stateValueString } from '../inspect/state-value.js';
 import { ROOT_PATH } from './paths.js';
 import { Registry, type AgentRecord } from './registry.js';
 import { resolveLimits } from '../policy/limits.js';
@@ -20,16 +21,6 @@ import { settlementNotice, turnNotice } from './reports.js';
 import type { AgentInfo, AgentResult, CancelReport, CancelledAgent, RuntimeEvents, RuntimeOptions, RuntimeTool } from './types.js';
 
 type Listener<K extends keyof RuntimeEvents> = (event: RuntimeEvents[K]) => void;
-
-/** A readable state string for an agent snapshot value (`running.working.sampling`). */
-export function stateString(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (value && typeof value === 'object') {
-    const [key, inner] = Object.entries(value)[0] ?? ['?', undefined];
-    return inner === undefined ? key : `${key}.${stateString(inner)}`;
-  }
-  return String(value);
-}
 
 /** Whether an agent in `state` is doing work (not idle, not finished). */
 function isBusy(state: string): boolean {
@@ -117,7 +108,7 @@ export class RuntimeCore {
   /** The state string of a live agent. */
   stateOf(path: string): string | undefined {
     const actor = this.registry.get(path)?.actor;
-    return actor ? stateString((actor.getSnapshot() as { value: unknown }).value) : undefined;
+    return actor ? stateValueString((actor.getSnapshot() as { value: unknown }).value) : undefined;
   }
 
   /** Asks the host to confirm risky capabilities of a spawn; throws on denial. */
@@ -134,7 +125,7 @@ export class RuntimeCore {
     actor.subscribe({
       next: (snapshot: { value: unknown; context: AgentContext }) => {
         context = snapshot.context;
-        const state = stateString(snapshot.value);
+        const state = stateValueString(snapshot.value);
         if (state === last) return;
         last = state;
         if (isBusy(state)) this.busy.add(record.path);

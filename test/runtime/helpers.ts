@@ -3,21 +3,7 @@
  */
 import type { Runtime } from '../../src/runtime/types.js';
 
-export interface Deferred<T> {
-  readonly promise: Promise<T>;
-  resolve(value: T): void;
-  reject(error: unknown): void;
-}
-
-export function deferred<T>(): Deferred<T> {
-  let resolve!: (value: T) => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
+export { deferred, type Deferred } from '../../src/testing/deferred.js';
 
 /** Resolves when `path` enters a state starting with `state` (now, or on a later change). */
 export function waitForState(rt: Runtime, path: string, state: string): Promise<void> {
