@@ -11,6 +11,8 @@ export interface DemoArgs {
   readonly record: string | undefined;
   /** Multiplies the scripted latencies (default 1; 0 runs the story instantly). */
   readonly speed: number;
+  /** `provider:model` to run the session against a real model instead of the script. */
+  readonly live: string | undefined;
 }
 
 /** What `--help` prints. */
@@ -27,6 +29,9 @@ Options:
                    (needs src/inspect/serve.ts; the demo says so when it is unavailable).
   --record FILE    Record an inspection trace to FILE (needs src/inspect/recorder.ts).
   --latency N      Multiply every scripted latency by N (default 1; 0 = instant).
+  --live P:MODEL   Run the same session against a real model through the AI SDK, e.g.
+                   --live anthropic:claude-sonnet-4-5 (needs npm i @ai-sdk/anthropic and
+                   ANTHROPIC_API_KEY). The model, not the script, decides what to delegate.
 
 On a terminal the tree is redrawn in place; piped (npm run demo | cat) it prints one line
 per state change.`;
@@ -41,6 +46,7 @@ export function parseDemoArgs(argv: readonly string[]): DemoArgs {
       inspect: { type: 'boolean', default: false },
       record: { type: 'string' },
       latency: { type: 'string' },
+      live: { type: 'string' },
     },
     strict: true,
     allowPositionals: false,
@@ -54,5 +60,6 @@ export function parseDemoArgs(argv: readonly string[]): DemoArgs {
     inspect: values.inspect === true,
     record: values.record,
     speed,
+    live: values.live,
   };
 }

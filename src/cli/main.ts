@@ -5,6 +5,8 @@ import { HELP, parseDemoArgs, type DemoArgs } from './args.js';
 import { formatResults, palette, wrap, type TextSink } from './format.js';
 import { combineObservers, loadInspector, loadRecorder, type OptionalFeature } from './optional.js';
 import { runDemoSession } from './session.js';
+import { loadLiveModel, parseLiveSpec, type Importer } from './live.js';
+import type { ModelAdapter } from '../index.js';
 
 /** Where the command writes, and the Ctrl-C it listens to. */
 export interface CliIo {
@@ -17,6 +19,8 @@ export interface CliIo {
    * (the entry point waits for Enter on a terminal). Default: close at once.
    */
   readonly holdInspector?: (note: string) => Promise<void>;
+  /** Imports `--live` provider packages (tests inject one; default dynamic import). */
+  readonly importer?: Importer;
 }
 
 /** Runs the demo command for `argv` (flags only); resolves with the exit code. */
@@ -47,6 +51,17 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     }
   }
   const inspect = combineObservers(features.map((f) => f.inspect));
+  let liveModel: { adapter: ModelAdapter; modelId: string } | undefined;
+  if (args.live !== undefined) {
+    try {
+      const spec = parseLiveSpec(args.live);
+      liveModel = { adapter: await (io.importer ? loadLiveModel(spec, io.importer) : loadLiveModel(spec)), modelId: spec.modelId };
+      err.write(`${p.cyan('note:')} live mode: ${spec.provider} model ${spec.modelId} decides what to delegate\n`);
+    } catch (error) {
+      err.write(`${error instanceof Error ? error.message : String(error)}\n`);
+      return 2;
+    }
+  }
 
   try {
     out.write(`${p.bold('subagent-actors demo')}: the root agent prepares the kite 2.0 release with subagents\n\n`);
@@ -55,6 +70,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       tty,
       color,
       latencyScale: args.speed,
+      ...(liveModel ? { liveModel } : {}),
       ...(inspect ? { inspect } : {}),
       ...(io.signal ? { signal: io.signal } : {}),
     });
@@ -67,7 +83,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     out.write(
       `\n${p.dim(
         `${outcome.results.length} results for ${outcome.spawned.length} subagents · slots in use at the end: ${outcome.slotsInUseAtEnd} · ` +
-          `${outcome.model.calls.length} model requests, ${outcome.model.summaryCalls.length} summary`,
+          `${outcome.modelRequests} model requests${outcome.model ? `, ${outcome.model.summaryCalls.length} summary` : ''}`,
       )}\n`,
     );
     const inspector = features.find((f) => f.kind === 'inspector');

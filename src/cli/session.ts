@@ -7,6 +7,7 @@
 import {
   createRuntime,
   loadDefinitions,
+  modelSummarizer,
   scriptedModel,
   systemClock,
   type AgentResult,
@@ -46,13 +47,22 @@ export interface DemoSessionOptions {
   readonly onRuntime?: (runtime: Runtime) => void;
   /** Aborting stops the session (the runtime cancels every agent) and rejects. */
   readonly signal?: AbortSignal;
+  /**
+   * A real model (`--live`): the session keeps its roles, tools, hooks and prompts, but the
+   * model decides what to delegate. It ends when the last prompt's turn is over and the tree
+   * is quiet; subagents still open then are cancelled.
+   */
+  readonly liveModel?: { readonly adapter: ModelAdapter; readonly modelId: string };
 }
 
 /** What a finished session leaves. */
 export interface DemoSessionOutcome {
   /** The runtime, already stopped. */
   readonly runtime: Runtime;
-  readonly model: ScriptedModel;
+  /** The scripted model (undefined in live mode). */
+  readonly model: ScriptedModel | undefined;
+  /** Model requests made (every agent, summaries excluded). */
+  readonly modelRequests: number;
   /** Every subagent's result, in delivery order (the root's own cancellation by `stop` excluded). */
   readonly results: readonly AgentResult[];
   /** Every subagent path the session started, in order of first appearance. */
@@ -75,11 +85,15 @@ export async function runDemoSession(options: DemoSessionOptions): Promise<DemoS
 
   const loaded = await loadDefinitions([{ path: options.agentsDir ?? AGENTS_DIR, scope: 'examples' }]);
   const watch = new SessionWatch();
-  const model = scriptedModel(demoScript({ ms, watch }), { clock, cache: true });
+  const live = options.liveModel;
+  const model = live ? undefined : scriptedModel(demoScript({ ms, watch }), { clock, cache: true });
+  const adapter: ModelAdapter = live?.adapter ?? model!;
   let narrate: (who: string, text: string) => void = () => {};
+  let modelRequests = 0;
   const runtime = createRuntime({
-    model: narratingModel(model, (path, text) => narrate(path, text)),
-    summarizer: model,
+    model: narratingModel(adapter, (path, text) => narrate(path, text), () => modelRequests++),
+    summarizer: live ? modelSummarizer(live.adapter, { model: live.modelId }) : model!,
+    ...(live ? { modelId: live.modelId } : {}),
     roles: loaded.definitions.values(),
     sessionId: 'demo-release-2.0',
     ...demoRuntimeOptions(clock, ms),
@@ -113,12 +127,13 @@ export async function runDemoSession(options: DemoSessionOptions): Promise<DemoS
       runtime.prompt(prompt);
       await watch.until(() => watch.turnEnded(runtime.rootPath, turn), options.signal);
     }
-    // Every subagent reports exactly once; wait for the last report, then for quiet.
-    await watch.until(() => runtime.slotsInUse === 0, options.signal);
+    // Every subagent reports exactly once; wait for the last report, then for quiet. A live
+    // model may leave continuable subagents open: after quiet, stop() cancels (and reports) them.
+    if (!live) await watch.until(() => runtime.slotsInUse === 0, options.signal);
     await runtime.whenQuiet();
     const results = runtime.results.filter((r) => r.path !== runtime.rootPath);
     const slotsInUseAtEnd = runtime.slotsInUse;
-    return { runtime, model, results, spawned: watch.subagents, rows: view.snapshot, rootReplies, warnings: loaded.warnings, slotsInUseAtEnd };
+    return { runtime, model, modelRequests, results, spawned: watch.subagents, rows: view.snapshot, rootReplies, warnings: loaded.warnings, slotsInUseAtEnd };
   } finally {
     offTurn();
     view.stop();
@@ -150,10 +165,11 @@ export function describeCall(call: ToolCall): string | undefined {
  * The scripted model, narrating the reasoning text and coordination calls (spawns, messages, cancels, closes)
  * of every reply as it arrives, before the agent acts on it.
  */
-function narratingModel(model: ScriptedModel, narrate: (path: string, text: string) => void): ModelAdapter {
+function narratingModel(model: ModelAdapter, narrate: (path: string, text: string) => void, counted: () => void): ModelAdapter {
   return {
     name: model.name,
     async sample(request, context) {
+      counted();
       const response = await model.sample(request, context);
       // A reply that calls tools says why; a final reply is reported with the turn or result.
       if (response.toolCalls.length > 0 && response.text.trim() !== '') narrate(context.agentPath, preview(response.text, 150));

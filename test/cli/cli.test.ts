@@ -12,13 +12,14 @@ function collector() {
 
 describe('demo command', () => {
   it('parses its flags', () => {
-    expect(parseDemoArgs([])).toEqual({ help: false, color: true, inspect: false, record: undefined, speed: 1 });
+    expect(parseDemoArgs([])).toEqual({ help: false, color: true, inspect: false, record: undefined, speed: 1, live: undefined });
     expect(parseDemoArgs(['--no-color', '--inspect', '--record', 'trace.jsonl', '--latency', '0.5'])).toEqual({
       help: false,
       color: false,
       inspect: true,
       record: 'trace.jsonl',
       speed: 0.5,
+      live: undefined,
     });
     expect(() => parseDemoArgs(['--latency', 'fast'])).toThrow(/--latency/);
     expect(() => parseDemoArgs(['--bogus'])).toThrow(/bogus/);

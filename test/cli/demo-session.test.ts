@@ -24,7 +24,7 @@ const byPath = (outcome: DemoSessionOutcome, path: string) => {
 
 /** The user-entry texts of the first request an agent sent. */
 const firstRequestTexts = (outcome: DemoSessionOutcome, path: string): string[] => {
-  const call = outcome.model.calls.find((c) => c.agentPath === path);
+  const call = outcome.model!.calls.find((c) => c.agentPath === path);
   if (!call) throw new Error(`${path} never sampled`);
   return call.request.messages.toArray().flatMap((e) => (e.kind === 'user' ? [e.text] : []));
 };
@@ -64,7 +64,7 @@ describe('demo session', () => {
     const { outcome } = await session();
     expect(byPath(outcome, DEMO_PATHS.notes)).toMatchObject({ status: 'completed', stopReason: 'closed', turns: 2 });
     expect(byPath(outcome, DEMO_PATHS.notes).text).toContain('draft v2');
-    const followUp = outcome.model.calls.find((c) => c.agentPath === DEMO_PATHS.notes && c.turn === 1);
+    const followUp = outcome.model!.calls.find((c) => c.agentPath === DEMO_PATHS.notes && c.turn === 1);
     const last = followUp?.request.messages.at(followUp.request.messages.length - 1);
     expect(last?.kind === 'user' && last.origin).toEqual({ kind: 'message', from: '/root' });
   });
@@ -88,7 +88,7 @@ describe('demo session', () => {
     const migration = firstRequestTexts(outcome, DEMO_PATHS.migration);
     expect(migration[0]).toMatch(/^Background \(from \d+ entries/);
     expect(migration.some((t) => PERSON_PROMPTS.includes(t))).toBe(false);
-    expect(outcome.model.summaryCalls.map((s) => s.agentPath)).toEqual([DEMO_PATHS.migration]);
+    expect(outcome.model!.summaryCalls.map((s) => s.agentPath)).toEqual([DEMO_PATHS.migration]);
   });
 
   it('uses the agent definitions, the host spawn policy and the task hook', async () => {

@@ -1,0 +1,63 @@
+import { MockLanguageModelV3 } from 'ai/test';
+import { describe, expect, it } from 'vitest';
+import { loadLiveModel, parseLiveSpec } from '../../src/cli/live.js';
+import { runCli } from '../../src/cli/main.js';
+
+function collector() {
+  const chunks: string[] = [];
+  return { sink: { isTTY: false, write: (text: string) => (chunks.push(text), true) }, text: () => chunks.join('') };
+}
+
+/** A provider module like `@ai-sdk/anthropic`: a factory named after the provider. */
+function fakeProvider(reply: (prompt: unknown) => { text?: string; toolCalls?: Array<{ name: string; input: object }> }) {
+  let calls = 0;
+  const factory = (modelId: string) =>
+    new MockLanguageModelV3({
+      modelId,
+      doGenerate: async (options) => {
+        calls++;
+        const r = reply(options.prompt);
+        return {
+          content: [
+            ...(r.text ? [{ type: 'text' as const, text: r.text }] : []),
+            ...(r.toolCalls ?? []).map((c, i) => ({ type: 'tool-call' as const, toolCallId: `live_${calls}_${i}`, toolName: c.name, input: JSON.stringify(c.input) })),
+          ],
+          finishReason: { unified: r.toolCalls?.length ? ('tool-calls' as const) : ('stop' as const), raw: undefined },
+          usage: { inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 5, text: 5, reasoning: 0 } },
+          warnings: [],
+        };
+      },
+    });
+  return { module: { anthropic: factory }, calls: () => calls };
+}
+
+describe('--live', () => {
+  it('parses provider:model and names the package', () => {
+    expect(parseLiveSpec('anthropic:claude-sonnet-4-5')).toEqual({ provider: 'anthropic', modelId: 'claude-sonnet-4-5', packageName: '@ai-sdk/anthropic' });
+    expect(() => parseLiveSpec('claude')).toThrow(/provider:model/);
+  });
+
+  it('says which package to install when the provider is missing', async () => {
+    await expect(loadLiveModel(parseLiveSpec('anthropic:x'), () => Promise.reject(new Error('not found')))).rejects.toThrow('npm i @ai-sdk/anthropic');
+    await expect(loadLiveModel(parseLiveSpec('anthropic:x'), async () => ({}))).rejects.toThrow(/does not export a provider named "anthropic"/);
+  });
+
+  it('runs the demo session with the real-model adapter deciding what to delegate', async () => {
+    let spawned = false;
+    const provider = fakeProvider(() => {
+      if (!spawned) {
+        spawned = true;
+        return { text: 'Delegating.', toolCalls: [{ name: 'Agent', input: { task_name: 'audit', message: 'Audit the changelog.', context: 'all' } }] };
+      }
+      return { text: 'All done.' };
+    });
+    const out = collector();
+    const err = collector();
+    const code = await runCli(['--live', 'anthropic:claude-test', '--latency', '0'], { out: out.sink, err: err.sink, importer: async () => provider.module });
+    expect(err.text()).toContain('live mode: anthropic model claude-test');
+    expect(code).toBe(0);
+    expect(out.text()).toContain('/root ▸ Agent → audit (context all)');
+    expect(out.text()).toMatch(/\/root\/audit\s+settled \(completed\)/);
+    expect(provider.calls()).toBeGreaterThan(3);
+  });
+});
