@@ -11,6 +11,9 @@ import { checkLimits, type Limits } from '../policy/limits.js';
 import { RuntimeError } from './errors.js';
 import { childPath, depthOf } from './paths.js';
 
+/** How many released paths keep a tombstone (for "closed" rather than "unknown" errors). */
+export const MAX_TOMBSTONES = 10_000;
+
 /** Where an agent is in its life, as the registry sees it. */
 export type Phase = 'reserved' | 'published';
 
@@ -126,6 +129,8 @@ export class Registry {
       this.slotsUsed--;
     }
     this.tombstones.set(path, tombstone);
+    // Keep the most recent ones only: they exist for clear errors, not as a history.
+    if (this.tombstones.size > MAX_TOMBSTONES) this.tombstones.delete(this.tombstones.keys().next().value!);
     return true;
   }
 

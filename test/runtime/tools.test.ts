@@ -117,3 +117,18 @@ describe('tool dispatch', () => {
     expect(rt.list()[0]).toMatchObject({ path: '/root', state: 'running.idle', lastTask: null });
   });
 });
+
+describe('registry bounds', () => {
+  it('keeps tombstones for the most recent released paths only', async () => {
+    const { Registry, MAX_TOMBSTONES } = await import('../../src/runtime/registry.js');
+    const registry = new Registry({ maxDepth: 3, maxChildren: 2, maxTotal: 2 });
+    registry.addRoot('/root', 0);
+    for (let i = 0; i <= MAX_TOMBSTONES; i++) {
+      const record = registry.reserve({ parentPath: '/root', name: `a${i}`, role: undefined, contextLabel: 'none', delivery: 'caller', lifetime: 'one-shot', task: 't', now: 0 });
+      registry.release(record.path, { path: record.path, status: 'completed', stopReason: 'completed' });
+    }
+    expect(registry.tombstone('/root/a0')).toBeUndefined();
+    expect(registry.tombstone(`/root/a${MAX_TOMBSTONES}`)).toMatchObject({ status: 'completed' });
+    expect(registry.slotsInUse).toBe(0);
+  });
+});
