@@ -1,19 +1,25 @@
 import { describe, expect, it } from 'vitest';
+import { manualClock } from '../../src/model/clock.js';
 import { scriptedModel } from '../../src/model/scripted.js';
 import { createRuntime } from '../../src/runtime/runtime.js';
 import { kinds, userTexts, waitForState } from './helpers.js';
 
 describe('delivery and lifetime', () => {
   it('parent delivery returns a receipt at once and the notice later wakes the idle parent', async () => {
+    const clock = manualClock();
     const model = scriptedModel({
       '/root': {
         0: [{ toolCalls: [{ name: 'Agent', arguments: { task_name: 'bg', message: 'background job' } }] }, { text: 'started it' }],
         1: [{ text: 'got the notice' }],
       },
       '/root/bg': { 0: [{ text: 'bg result', latencyMs: 10 }] },
-    });
+    }, { clock });
     const rt = createRuntime({ model, defaults: { delivery: 'parent' } });
     rt.prompt('go');
+    // The root finishes its turn while the subagent's request is still pending.
+    await clock.whenPending(1);
+    await waitForState(rt, '/root', 'running.idle');
+    clock.advance(10);
     await rt.whenQuiet();
     const log = rt.dialogue('/root')!.log.toArray();
     const receipt = log[2];
@@ -52,11 +58,14 @@ describe('delivery and lifetime', () => {
   });
 
   it('close during a turn settles at the end of that turn', async () => {
-    const model = scriptedModel({ '/root/w': { 0: [{ text: 'done', latencyMs: 5 }] } });
+    const clock = manualClock();
+    const model = scriptedModel({ '/root/w': { 0: [{ text: 'done', latencyMs: 5 }] } }, { clock });
     const rt = createRuntime({ model, defaults: { lifetime: 'continuable' } });
     const handle = await rt.spawn('/root', { task_name: 'w', message: 'go' });
-    await waitForState(rt, '/root/w', 'running.working');
+    await clock.whenPending(1);
+    expect(rt.stateOf('/root/w')).toBe('running.working.sampling');
     rt.close('/root/w');
+    clock.advance(5);
     await expect(handle.result).resolves.toMatchObject({ status: 'completed', stopReason: 'closed' });
   });
 
