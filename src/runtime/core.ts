@@ -4,6 +4,7 @@
  */
 import type { AnyActorRef, InspectionEvent, Observer } from 'xstate';
 import { createActor } from 'xstate';
+import { nanoid } from 'nanoid';
 import type { AgentContext, AgentInput, TurnReport } from '../../machines/agent.types.js';
 import { resultOf } from '../../machines/agent.machine.js';
 import type { DialogueView } from '../dialogue/types.js';
@@ -43,12 +44,11 @@ export class RuntimeCore {
   private readonly busy = new Set<string>();
   private quietWaiters: Array<() => void> = [];
   private readonly hostTools: ReadonlyMap<string, RuntimeTool>;
-  rootActor!: AnyActorRef;
 
   constructor(readonly options: RuntimeOptions) {
     this.registry = new Registry(resolveLimits(options.limits));
     this.now = options.now ?? Date.now;
-    this.sessionId = options.sessionId ?? `session_${Math.random().toString(36).slice(2, 12)}`;
+    this.sessionId = options.sessionId ?? `session_${nanoid(12)}`;
     this.heads = new Heads(options);
     this.roles = new Roles(options);
     this.confirmer = new Confirmer(options);
@@ -87,7 +87,6 @@ export class RuntimeCore {
       ...(inspect ? { inspect: sanitizingObserver(inspect) } : {}),
     });
     record.actor = actor;
-    this.rootActor = actor;
     this.watch(record);
     actor.start();
   }
