@@ -89,15 +89,15 @@ export const agentMachine = setup({
     })),
     /** Seeds the dialogue: copied entries, then background, then the framed initial task. */
     seedDialogue: assign(({ context }) => {
-      const task = context.acceptedTask ?? context.task ?? '';
-      let dialogue = context.snapshot ? Dialogue.seeded(context.snapshot.entries) : Dialogue.empty();
-      const from = context.parentPath ?? context.path;
+      const task = context.acceptedTask ?? context.input.task ?? '';
+      let dialogue = context.input.snapshot ? Dialogue.seeded(context.input.snapshot.entries) : Dialogue.empty();
+      const from = context.input.parentPath ?? context.input.path;
       if (context.background !== undefined) {
         dialogue = dialogue.append(
           userEntry({ text: context.background, origin: { kind: 'background', from }, opensTurn: true }),
         );
       }
-      const text = composeInitialTask(context.framing, task, context.system);
+      const text = composeInitialTask(context.input.framing, task, context.input.system);
       dialogue = dialogue.append(
         userEntry({
           text,
@@ -152,7 +152,7 @@ export const agentMachine = setup({
     spawnToolCalls: assign(({ context, spawn }) => {
       const last = context.dialogue.at(context.dialogue.length - 1);
       if (last?.kind === 'assistant') {
-        for (const call of last.toolCalls) spawn('executeTool', { id: toolActorId(call.id), input: { path: context.path, call } });
+        for (const call of last.toolCalls) spawn('executeTool', { id: toolActorId(call.id), input: { path: context.input.path, call } });
       }
       return {};
     }),
@@ -193,7 +193,7 @@ export const agentMachine = setup({
     markStepLimit: assign(({ context }) => ({
       status: 'failed' as const,
       stopReason: 'max_steps' as const,
-      error: `stopped after ${context.step} model requests in one turn (limit ${context.maxSteps ?? 0})`,
+      error: `stopped after ${context.step} model requests in one turn (limit ${context.input.maxSteps ?? 0})`,
     })),
     /** Marks an outside cancellation (unless a denial or failure already explains it). */
     markCancelled: assign(({ context, event }) => ({
@@ -206,23 +206,23 @@ export const agentMachine = setup({
     /** A task hook denied the spawn. */
     hookDenied: (_, params: { outcome: HookOutcome }) => !params.outcome.allowed,
     /** The root starts idle in `running`; it has no task to vet. */
-    isRoot: ({ context }) => context.task === null,
+    isRoot: ({ context }) => context.input.task === null,
     /** No task hooks are registered: skip the hook actor. */
-    hasNoTaskHooks: ({ context }) => !context.hasTaskHooks,
+    hasNoTaskHooks: ({ context }) => !context.input.hasTaskHooks,
     /** The spawn asked for a generated summary. */
-    wantsSummary: ({ context }) => context.contextMode === 'summary',
+    wantsSummary: ({ context }) => context.input.contextMode === 'summary',
     /** The model's reply requested tool calls. */
     replyHasToolCalls: (_, params: { output: SampleOutput }) => params.output.response.toolCalls.length > 0,
     /** Inbox items arrived while the agent was working and wait to join the dialogue. */
     inboxHasItems: ({ context }) => context.inbox !== null,
     /** This reply is the last model request the turn may make. */
-    replyUsesLastStep: ({ context }) => context.maxSteps !== undefined && context.step + 1 >= context.maxSteps,
+    replyUsesLastStep: ({ context }) => context.input.maxSteps !== undefined && context.step + 1 >= context.input.maxSteps,
     /** A continuable agent goes idle after a turn, unless a close was requested. */
-    staysOpen: ({ context }) => context.lifetime === 'continuable' && !context.closeRequested,
+    staysOpen: ({ context }) => context.input.lifetime === 'continuable' && !context.closeRequested,
     /** Every call of the current step has its result. */
     allToolResultsIn: ({ context }) => context.awaiting.length === 0,
     /** The turn used its allowed model requests. */
-    stepLimitReached: ({ context }) => context.maxSteps !== undefined && context.step >= context.maxSteps,
+    stepLimitReached: ({ context }) => context.input.maxSteps !== undefined && context.step >= context.input.maxSteps,
     /** The event comes from a subagent (whose actor id is its path), not from an invoked actor. */
     fromSubagent: ({ event }) => event.type.startsWith('xstate.error.actor./'),
     /** A host compaction applies only to the dialogue it summarized (no turn ran meanwhile). */
@@ -235,7 +235,7 @@ export const agentMachine = setup({
   // spawn is faster with it (142 µs vs 174 µs with an explicit literal), because XState copies
   // the context on every assign and those copies are cheaper from this shape. Keep it.
   context: ({ input }) => ({
-    ...input,
+    input,
     acceptedTask: null,
     background: undefined,
     dialogue: Dialogue.empty(),
@@ -273,12 +273,12 @@ export const agentMachine = setup({
             {
               guard: and(['hasNoTaskHooks', 'wantsSummary']),
               target: '#agent.preparingSummary',
-              actions: { type: 'acceptTask', params: ({ context }) => ({ task: context.task ?? '' }) },
+              actions: { type: 'acceptTask', params: ({ context }) => ({ task: context.input.task ?? '' }) },
             },
             {
               guard: 'hasNoTaskHooks',
               target: '#agent.running',
-              actions: [{ type: 'acceptTask', params: ({ context }) => ({ task: context.task ?? '' }) }, 'seedDialogue'],
+              actions: [{ type: 'acceptTask', params: ({ context }) => ({ task: context.input.task ?? '' }) }, 'seedDialogue'],
             },
             { target: 'runningHooks' },
           ],
@@ -289,11 +289,11 @@ export const agentMachine = setup({
             id: 'hooks',
             src: 'runTaskHooks',
             input: ({ context }) => ({
-              path: context.path,
-              parentPath: context.parentPath,
-              role: context.role,
-              task: context.task ?? '',
-              contextLabel: context.contextLabel,
+              path: context.input.path,
+              parentPath: context.input.parentPath,
+              role: context.input.role,
+              task: context.input.task ?? '',
+              contextLabel: context.input.contextLabel,
             }),
             onDone: [
               {
@@ -333,7 +333,7 @@ export const agentMachine = setup({
       invoke: {
         id: 'summary',
         src: 'generateSummary',
-        input: ({ context }) => ({ path: context.path, task: context.acceptedTask ?? '', snapshot: context.snapshot }),
+        input: ({ context }) => ({ path: context.input.path, task: context.acceptedTask ?? '', snapshot: context.input.snapshot }),
         onDone: {
           target: 'running',
           actions: [{ type: 'acceptBackground', params: ({ event }) => ({ summary: event.output }) }, 'seedDialogue'],
@@ -361,11 +361,11 @@ export const agentMachine = setup({
                 id: 'model',
                 src: 'sampleModel',
                 input: ({ context }) => ({
-                  path: context.path,
+                  path: context.input.path,
                   dialogue: context.dialogue,
-                  system: context.system,
-                  model: context.model,
-                  effort: context.effort,
+                  system: context.input.system,
+                  model: context.input.model,
+                  effort: context.input.effort,
                   turn: context.turn,
                   step: context.step,
                 }),
@@ -450,7 +450,7 @@ function errorText(error: unknown): string {
 }
 
 function turnReportOf(context: AgentContext): TurnReport {
-  return { path: context.path, turn: context.turn, text: context.lastText, openedBy: context.turnOpenedBy };
+  return { path: context.input.path, turn: context.turn, text: context.lastText, openedBy: context.turnOpenedBy };
 }
 
 /** The result an agent reports from its current context. */
@@ -458,18 +458,18 @@ export function resultOf(context: AgentContext, now: number = Date.now()): Agent
   const status = context.status ?? 'cancelled';
   return {
     text: context.lastText,
-    path: context.path,
-    role: context.role,
-    context: context.contextLabel,
-    contextMode: context.contextMode,
+    path: context.input.path,
+    role: context.input.role,
+    context: context.input.contextLabel,
+    contextMode: context.input.contextMode,
     status,
     stopReason: context.stopReason ?? (status === 'cancelled' ? 'cancelled' : 'completed'),
     error: context.error,
-    elapsedMs: Math.max(0, now - context.startedAt),
-    sessionId: context.sessionId,
+    elapsedMs: Math.max(0, now - context.input.startedAt),
+    sessionId: context.input.sessionId,
     usage: context.usage,
     turns: context.turnsCompleted,
-    prefixShared: context.prefix.shared,
-    prefixReasons: context.prefix.reasons,
+    prefixShared: context.input.prefix.shared,
+    prefixReasons: context.input.prefix.reasons,
   };
 }

@@ -71,7 +71,9 @@ export interface InboxItem {
 export type InboxQueue = { readonly item: InboxItem; readonly next: InboxQueue; readonly size: number } | null;
 
 /** The agent's context. `dialogue` is large: inspection sanitizes it. */
-export interface AgentContext extends AgentInput {
+export interface AgentContext {
+  /** What the agent was created with (immutable). */
+  readonly input: AgentInput;
   /** The hook-accepted task. */
   readonly acceptedTask: string | null;
   readonly background: string | undefined;

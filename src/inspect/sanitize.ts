@@ -51,6 +51,8 @@ function sanitizeField(key: string, value: unknown): unknown {
   if (key === 'dialogue' && isSeqLike(value)) return summarizeSeq(value);
   if ((key === 'messages' || key === 'entries' || key === 'summarizerInput') && isSeqLike(value)) return summarizeSeq(value);
   const v = value as Record<string, unknown>;
+  // An agent context keeps its creation input (request head, snapshot) nested under `input`.
+  if (key === 'input' && !Array.isArray(value)) return sanitizeContext(value);
   if (key === 'snapshot' && isSeqLike(v.entries) && isSeqLike(v.summarizerInput)) {
     return { mode: v.mode, entries: v.entries.length, summarizerInput: v.summarizerInput.length };
   }

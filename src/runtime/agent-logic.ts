@@ -134,7 +134,7 @@ export function createAgentLogic(core: RuntimeCore) {
       }),
     },
     actions: {
-      publishInDirectory: ({ context }) => core.published(context.path),
+      publishInDirectory: ({ context }) => core.published(context.input.path),
       releaseAndReport: (_, params) => core.finished(params.result),
       reportTurn: (_, params) => core.turnEnded(params.report),
     },

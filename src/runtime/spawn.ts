@@ -64,14 +64,14 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
   core.registry.precheck(parentPath, request.task_name);
   const parentContext = core.contextOf(parentPath);
   const policy = core.options.spawnPolicy?.({ parentPath, taskName: request.task_name, role: role?.name, context: spec });
-  const head = core.heads.forChild({ parent: parentContext.system, role, filter: policy?.tools });
-  const model = request.model ?? role?.model ?? parentContext.model;
+  const head = core.heads.forChild({ parent: parentContext.input.system, role, filter: policy?.tools });
+  const model = request.model ?? role?.model ?? parentContext.input.model;
   const confirmation = core.confirm({
     parentPath,
     taskName: request.task_name,
     role: role?.name,
-    parentSystem: parentContext.system,
-    parentModel: parentContext.model,
+    parentSystem: parentContext.input.system,
+    parentModel: parentContext.input.model,
     system: head,
     model,
     signal: origin.signal,
@@ -83,7 +83,7 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
   // 4. reserve path and slot in one synchronous step.
   const delivery = origin.delivery ?? policy?.delivery ?? role?.delivery ?? core.options.defaults?.delivery ?? 'caller';
   const isFork = contextModeOf(spec) === 'all' || contextModeOf(spec) === 'turns';
-  const presetLifetime = isFork ? core.heads.presetOf(parentContext.system)?.defaults?.forkLifetime : undefined;
+  const presetLifetime = isFork ? core.heads.presetOf(parentContext.input.system)?.defaults?.forkLifetime : undefined;
   const lifetime = origin.lifetime ?? policy?.lifetime ?? role?.lifetime ?? presetLifetime ?? core.options.defaults?.lifetime ?? 'one-shot';
   const record = core.registry.reserve({
     parentPath,
@@ -99,7 +99,7 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
   // 5. snapshot the parent's dialogue now (selection never waits) and start the actor.
   const snapshot = selectSnapshot(core.contextOf(parentPath).dialogue, spec, origin.triggeringCallId ? { triggeringCallId: origin.triggeringCallId } : {});
   const mode = contextModeOf(spec);
-  const prefix = comparePrefix({ system: parentContext.system, model: parentContext.model }, { system: head, model });
+  const prefix = comparePrefix({ system: parentContext.input.system, model: parentContext.input.model }, { system: head, model });
   const input: AgentInput = {
     path,
     parentPath,
@@ -112,7 +112,7 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
     framing: framingFor(core, mode, parentPath, role, request),
     system: head,
     model,
-    effort: request.effort ?? role?.effort ?? parentContext.effort,
+    effort: request.effort ?? role?.effort ?? parentContext.input.effort,
     lifetime,
     delivery,
     maxSteps: role?.maxTurns ?? core.options.defaults?.maxSteps,

@@ -37,7 +37,7 @@ export async function executeTool(core: RuntimeCore, input: ToolInput, signal: A
 
 async function dispatch(core: RuntimeCore, { path, call }: ToolInput, signal: AbortSignal): Promise<ToolOutcome> {
   // Filters are enforced here, not only in the schemas the model saw.
-  const system = core.contextOf(path).system;
+  const system = core.contextOf(path).input.system;
   if (!system.tools.some((t) => t.name === call.name)) {
     const known = core.toolNames();
     if (!known.includes(call.name)) {

@@ -99,7 +99,7 @@ export interface LabelledEvent {
 }
 
 /** The model output a reply template yields in `context`: call ids unique per turn and step. */
-export function replyOutput(template: ReplyTemplate, context: Pick<AgentContext, 'path' | 'turn' | 'step'>): SampleOutput {
+export function replyOutput(template: ReplyTemplate, context: Pick<AgentContext, 'turn' | 'step'>): SampleOutput {
   const toolCalls: ToolCall[] = (template.toolCalls ?? []).map((call, i) => ({
     id: `call_t${context.turn}_s${context.step}_${i}`,
     name: call.name,

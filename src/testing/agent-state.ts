@@ -9,7 +9,9 @@ import { stateValueString } from '../inspect/state-value.js';
 export interface AgentSnapshotLike {
   readonly value: unknown;
   readonly status: string;
-  readonly context: Pick<AgentContext, 'awaiting' | 'closeRequested' | 'step' | 'maxSteps' | 'status' | 'stopReason' | 'inbox'>;
+  readonly context: Pick<AgentContext, 'awaiting' | 'closeRequested' | 'step' | 'status' | 'stopReason' | 'inbox'> & {
+    readonly input: Pick<AgentContext['input'], 'maxSteps'>;
+  };
 }
 
 /**
@@ -29,6 +31,6 @@ export function agentStateKey(snapshot: AgentSnapshotLike): string {
   if (c.awaiting.length > 0) parts.push(`awaiting=${c.awaiting.length}`);
   if (c.inbox !== null) parts.push('inbox-waiting');
   if (c.closeRequested) parts.push('close-requested');
-  if (c.maxSteps !== undefined) parts.push(`step=${c.step}/${c.maxSteps}`);
+  if (c.input.maxSteps !== undefined) parts.push(`step=${c.step}/${c.input.maxSteps}`);
   return parts.join(' ');
 }

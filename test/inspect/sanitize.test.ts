@@ -93,6 +93,18 @@ describe('sanitizeContextOnce', () => {
     expect(sanitizeContextOnce(context)).toEqual(sanitizeContext(context));
   });
 
+  it('sanitizes the creation input nested in an agent context', () => {
+    const nested = sanitizeContext({ input: { path: '/root/a', system, snapshot: selectSnapshot(dialogue, 'all') }, dialogue, step: 1 }) as {
+      input: { path: string; system: unknown; snapshot: unknown };
+      dialogue: unknown;
+    };
+    expect(nested.input.path).toBe('/root/a');
+    expect(nested.input.system).toEqual({ preset: system.preset, tools: system.tools.map((t) => t.name) });
+    expect(nested.input.snapshot).toEqual({ mode: 'all', entries: 4, summarizerInput: 0 });
+    expect(nested.dialogue).toEqual({ entries: 4, last: expect.any(Object) });
+    expect(sanitizeContext(nested)).toBe(nested);
+  });
+
   it('is idempotent: a sanitized context passes through unchanged', () => {
     const once = sanitizeContext(context) as Record<string, unknown>;
     expect(sanitizeContextOnce(once)).toBe(once);

@@ -88,7 +88,7 @@ describe('payloads', () => {
   });
 
   it('give tool calls ids unique per turn and step', () => {
-    const out = replyOutput({ toolCalls: [{ name: 'a' }, { name: 'b', arguments: { x: 1 } }] }, { path: '/root', turn: 2, step: 1 });
+    const out = replyOutput({ toolCalls: [{ name: 'a' }, { name: 'b', arguments: { x: 1 } }] }, { turn: 2, step: 1 });
     expect(out.response.toolCalls).toEqual([
       { id: 'call_t2_s1_0', name: 'a', arguments: {} },
       { id: 'call_t2_s1_1', name: 'b', arguments: { x: 1 } },
@@ -104,11 +104,11 @@ describe('payloads', () => {
 });
 
 describe('agentStateKey', () => {
-  const context = { awaiting: [] as string[], closeRequested: false, step: 0, maxSteps: undefined as number | undefined, status: undefined, stopReason: undefined, inbox: null as AgentContext['inbox'] };
+  const context = { awaiting: [] as string[], closeRequested: false, step: 0, input: { maxSteps: undefined as number | undefined }, status: undefined, stopReason: undefined, inbox: null as AgentContext['inbox'] };
 
   it('keys active states by what the guards read', () => {
     expect(agentStateKey({ value: { running: 'idle' }, status: 'active', context })).toBe('running.idle');
-    expect(agentStateKey({ value: { running: { working: 'acting' } }, status: 'active', context: { ...context, awaiting: ['a', 'b'], closeRequested: true, step: 1, maxSteps: 2 } })).toBe(
+    expect(agentStateKey({ value: { running: { working: 'acting' } }, status: 'active', context: { ...context, awaiting: ['a', 'b'], closeRequested: true, step: 1, input: { maxSteps: 2 } } })).toBe(
       'running.working.acting awaiting=2 close-requested step=1/2',
     );
     const inbox = { item: { text: 'hi', origin: { kind: 'person' as const } }, next: null, size: 1 };
