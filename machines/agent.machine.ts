@@ -231,9 +231,9 @@ export const agentMachine = setup({
 }).createMachine({
   id: 'agent',
   description: 'One LLM agent: reserved, optionally preparing a summary, running turns, then exactly one result.',
-  // Measured (A/B on the built package): this spread is slow to build (~18 µs) yet the whole
-  // spawn is faster with it (142 µs vs 174 µs with an explicit literal), because XState copies
-  // the context on every assign and those copies are cheaper from this shape. Keep it.
+  // The immutable input stays nested: XState copies the whole context on every assign, so a
+  // narrow context is what makes spawning cheap (measured: 98 µs vs 147 µs with the input's
+  // fields spread into the context, and 174 µs with them written out as a literal).
   context: ({ input }) => ({
     input,
     acceptedTask: null,
