@@ -1,5 +1,7 @@
 /**
- * Runs every `bench/*.bench.ts` and prints each figure as one `<figure-name> <number>` line.
+ * Runs every bench module and prints each figure as one `<figure-name> <number>` line.
+ * `npm run bench` compiles first and runs the JavaScript, as users run the package (a
+ * TypeScript loader's transform would add its own cost to our side of every ratio).
  * A bench module default-exports an async function returning its figures in order.
  * Figures are ratios measured in one run (ours vs a baseline, or large vs small), so they
  * mean the same on any machine; nothing here asserts a time.
@@ -14,7 +16,7 @@ export type BenchModule = { default: () => Promise<BenchFigures> };
 const here = dirname(fileURLToPath(import.meta.url));
 const only = process.argv.slice(2);
 const files = readdirSync(here)
-  .filter((f) => f.endsWith('.bench.ts'))
+  .filter((f) => f.endsWith('.bench.ts') || f.endsWith('.bench.js'))
   .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
   .sort();
 
