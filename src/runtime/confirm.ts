@@ -17,6 +17,8 @@ export interface ConfirmInput {
   readonly system: SystemConfiguration;
   readonly model: string;
   readonly signal: AbortSignal | undefined;
+  readonly externalDirectories?: readonly string[] | undefined;
+  readonly inheritsExtensions?: boolean | undefined;
 }
 
 /** Asks the host's callback when a spawn would widen what its parent may do. */
@@ -44,6 +46,8 @@ export class Confirmer {
       parentGrants: { capabilities: granted, maxCostTier: parentTier },
       childTools: input.system.tools.map((t) => t.name),
       ...(input.model !== input.parentModel ? { childModel: input.model } : {}),
+      ...(input.externalDirectories?.length ? { externalDirectories: input.externalDirectories } : {}),
+      ...(input.inheritsExtensions ? { inheritsExtensions: true } : {}),
       catalog,
     });
     if (required.length === 0) return undefined;

@@ -75,6 +75,8 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
     system: head,
     model,
     signal: origin.signal,
+    externalDirectories: policy?.externalDirectories,
+    inheritsExtensions: policy?.inheritsExtensions,
   });
   // Only a real question to the host costs an asynchronous step.
   if (confirmation) await confirmation;

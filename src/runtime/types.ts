@@ -71,6 +71,10 @@ export interface SpawnPolicyDecision {
   readonly lifetime?: Lifetime;
   /** Narrows the subagent's tools further than its role does (allow list, then deny list). */
   readonly tools?: { readonly allow?: readonly string[]; readonly deny?: readonly string[] };
+  /** Directories outside the workspace this subagent's tools may use (asks for confirmation). */
+  readonly externalDirectories?: readonly string[];
+  /** Whether the subagent loads the project's extensions (asks for confirmation). */
+  readonly inheritsExtensions?: boolean;
 }
 
 /** Automatic compaction: when a request would pass `maxRequestBytes`, summarize first. */

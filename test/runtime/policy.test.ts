@@ -90,6 +90,22 @@ describe('capability confirmation', () => {
     expect(rt.list().map((a) => a.path)).toEqual(['/root']);
   });
 
+  it('asks before a spawn the host gives an external directory or the project\'s extensions', async () => {
+    const asked: ConfirmationRequest[] = [];
+    const model = scriptedModel({ '/root/**': { 0: [{ text: 'ok' }] } });
+    const rt = createRuntime({
+      model,
+      capabilities: catalog,
+      confirm: async (r) => (asked.push(r), { approved: true }),
+      spawnPolicy: (input) => (input.taskName === 'outside' ? { externalDirectories: ['/srv/shared'], inheritsExtensions: true } : undefined),
+    });
+    await (await rt.spawn('/root', { task_name: 'inside', message: 'x' })).result;
+    expect(asked).toEqual([]);
+    await (await rt.spawn('/root', { task_name: 'outside', message: 'x' })).result;
+    expect(asked.map((r) => r.capabilities.map((c) => c.capability))).toEqual([['external_directory', 'extension_inheritance']]);
+    expect(asked[0]!.capabilities[0]!.subjects).toEqual(['/srv/shared']);
+  });
+
   it('a model spawn that is denied gets a tool error it can read', async () => {
     const model = scriptedModel({
       '/root': { 0: [{ toolCalls: [{ name: 'Agent', arguments: { task_name: 'big', message: 'x', model: 'large' } }] }, (req) => ({ text: (req.messages.at(2) as { content: string }).content })] },
