@@ -9,10 +9,9 @@ import type { Effort, SystemConfiguration } from '../src/request/types.js';
 import type { ModelResponse, Usage } from '../src/model/adapter.js';
 import type { TaskFraming } from '../src/request/compose-task.js';
 
-/** How a subagent's result reaches its parent. */
-export type Delivery = 'caller' | 'parent';
-/** Whether a subagent settles after its first turn or waits for follow-ups. */
-export type Lifetime = 'one-shot' | 'continuable';
+import type { Delivery, Lifetime } from '../src/policy/definition.js';
+
+export type { Delivery, Lifetime };
 
 /** Why an agent stopped. */
 export type StopReason =

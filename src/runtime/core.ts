@@ -19,7 +19,7 @@ import { resolveLimits } from '../policy/limits.js';
 import { Roles } from './roles.js';
 import { Confirmer, type ConfirmInput } from './confirm.js';
 import { settlementNotice, turnNotice } from './reports.js';
-import type { AgentInfo, AgentResult, CancelReport, CancelledAgent, RuntimeEvents, RuntimeOptions, RuntimeTool } from './types.js';
+import type { AgentInfo, AgentResult, CancelReport, CancelledAgent, FirstReportValue, RuntimeEvents, RuntimeOptions, RuntimeTool } from './types.js';
 
 type Listener<K extends keyof RuntimeEvents> = (event: RuntimeEvents[K]) => void;
 
@@ -185,12 +185,7 @@ export class RuntimeCore {
     this.resultWaiters.delete(record.path);
     for (const resolve of waiters ?? []) resolve(result);
     if (record.parentPath === null) return;
-    if (record.onFirstReport) {
-      const resolve = record.onFirstReport;
-      record.onFirstReport = undefined;
-      resolve({ kind: 'result', result });
-      return;
-    }
+    if (takeFirstReport(record)?.({ kind: 'result', result })) return;
     this.deliverToInbox(record.parentPath, settlementNotice(result), record.path);
   }
 
@@ -199,12 +194,7 @@ export class RuntimeCore {
     this.emit('turn', report);
     const record = this.registry.get(report.path);
     if (!record || record.parentPath === null) return;
-    if (record.onFirstReport) {
-      const resolve = record.onFirstReport;
-      record.onFirstReport = undefined;
-      resolve({ kind: 'turn', text: report.text, turn: report.turn });
-      return;
-    }
+    if (takeFirstReport(record)?.({ kind: 'turn', text: report.text, turn: report.turn })) return;
     // Only turns the parent asked for are reported up; this keeps message loops impossible.
     const opener = report.openedBy;
     const fromParent = opener && opener.kind !== 'person' && opener.from === record.parentPath && (opener.kind === 'task' || opener.kind === 'message');
@@ -276,7 +266,7 @@ export class RuntimeCore {
   }
 
   /** Normalizes an agent id: agent ids are paths (`/root/research`), as the tools require. */
-  resolveTarget(_from: string, id: string): string {
+  resolveTarget(id: string): string {
     if (!id.startsWith('/')) {
       throw new RuntimeError('invalid_arguments', `agent_id must be an agent path such as "/root" or "/root/research" (got ${JSON.stringify(id)})`);
     }
@@ -306,7 +296,7 @@ export class RuntimeCore {
   /** Routes a message through the directory; returns the path it was delivered to. */
   send(from: string, to: string, message: string): string {
     if (typeof message !== 'string' || message.trim() === '') throw new RuntimeError('invalid_arguments', 'message must be a non-empty string');
-    const path = this.resolveTarget(from, to);
+    const path = this.resolveTarget(to);
     if (path === from) throw new RuntimeError('not_permitted', `${from} cannot send a message to itself`);
     const record = this.addressable(path);
     record.actor.send({ type: 'inbox', item: { text: message, origin: { kind: 'message', from } } });
@@ -351,6 +341,17 @@ export class RuntimeCore {
       elapsedMs: now - r.reservedAt,
     }));
   }
+}
+
+/**
+ * The pending caller-delivery resolver, taken so it runs at most once; calling what it
+ * returns resolves the Agent call and yields true.
+ */
+function takeFirstReport(record: AgentRecord): ((report: FirstReportValue) => true) | undefined {
+  const resolve = record.onFirstReport;
+  if (!resolve) return undefined;
+  record.onFirstReport = undefined;
+  return (report) => (resolve(report), true);
 }
 
 function sanitizingObserver(inspect: Observer<InspectionEvent> | ((event: InspectionEvent) => void)): Observer<InspectionEvent> {

@@ -1,26 +1,19 @@
 /**
  * Agent paths: `/root`, `/root/research`, `/root/research/tests`.
  */
+import { TASK_NAME_PATTERN } from '../request/tool-schemas.js';
 
 /** The root agent's path. */
 export const ROOT_PATH = '/root';
 
-const NAME = /^[a-z0-9_-]{1,64}$/;
-
 /** Whether `name` is a valid task name (lowercase letters, digits, `-`, `_`). */
 export function isValidTaskName(name: string): boolean {
-  return NAME.test(name);
+  return TASK_NAME_PATTERN.test(name);
 }
 
 /** The path of a subagent `name` under `parent`. */
 export function childPath(parent: string, name: string): string {
   return `${parent}/${name}`;
-}
-
-/** The parent of a path, or null for the root. */
-export function parentOf(path: string): string | null {
-  const i = path.lastIndexOf('/');
-  return i <= 0 ? null : path.slice(0, i);
 }
 
 /** Depth below the root: `/root` is 0, `/root/a` is 1. */

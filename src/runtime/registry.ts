@@ -7,6 +7,7 @@
  */
 import type { AnyActorRef } from 'xstate';
 import type { AgentResult, Delivery, Lifetime } from '../../machines/agent.types.js';
+import type { FirstReportValue } from './types.js';
 import { checkLimits, type Limits } from '../policy/limits.js';
 import { RuntimeError } from './errors.js';
 import { childPath, depthOf } from './paths.js';
@@ -31,7 +32,7 @@ export interface AgentRecord {
   actor: AnyActorRef | undefined;
   readonly children: Set<string>;
   /** Resolves a caller-delivery spawn's tool call (first turn of a continuable agent). */
-  onFirstReport: ((report: FirstReport) => void) | undefined;
+  onFirstReport: ((report: FirstReportValue) => void) | undefined;
   /** Set once the result has been delivered; guards exactly-once. */
   delivered: boolean;
   /** Ask the next model request to compact first. */
@@ -39,8 +40,6 @@ export interface AgentRecord {
   readonly reservedAt: number;
 }
 
-/** What resolves a caller-delivery Agent call. */
-export type FirstReport = { readonly kind: 'result'; readonly result: AgentResult } | { readonly kind: 'turn'; readonly text: string; readonly turn: number };
 
 /** How a path that is no longer held ended. */
 export interface Tombstone {

@@ -15,8 +15,7 @@ import { comparePrefix } from '../request/prefix.js';
 import type { RuntimeCore } from './core.js';
 import { RuntimeError } from './errors.js';
 import { childPath, isValidTaskName } from './paths.js';
-import type { FirstReport } from './registry.js';
-import type { AgentResult, SpawnHandle, SpawnRequest } from './types.js';
+import type { AgentResult, FirstReportValue, SpawnHandle, SpawnRequest } from './types.js';
 
 /** Where a spawn comes from: a model's Agent call (with its call id) or the host. */
 export interface SpawnOrigin {
@@ -123,8 +122,8 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
     startedAt: record.reservedAt,
   };
 
-  let resolveFirst!: (report: FirstReport) => void;
-  const firstReport = new Promise<FirstReport>((resolve) => (resolveFirst = resolve));
+  let resolveFirst!: (report: FirstReportValue) => void;
+  const firstReport = new Promise<FirstReportValue>((resolve) => (resolveFirst = resolve));
   record.onFirstReport = delivery === 'caller' ? resolveFirst : undefined;
   const result: Promise<AgentResult> = core.resultOf(path);
 

@@ -72,13 +72,13 @@ async function dispatch(core: RuntimeCore, { path, call }: ToolInput, signal: Ab
     case 'list_agents':
       return ok(canonicalJson({ agents: core.list().map((a) => ({ agent_id: a.path, role: a.role ?? null, state: a.state, context: a.context, last_task: a.lastTask })) }));
     case 'cancel_agent': {
-      const target = core.resolveTarget(path, parsed.args.agent_id);
+      const target = core.resolveTarget(parsed.args.agent_id);
       requireDescendant(path, target, 'cancel');
       const report = core.cancel(target, `cancelled by ${path}`);
       return ok(canonicalJson({ cancelled: report.stopped.map((s) => ({ agent_id: s.path, state: s.state })) }));
     }
     case 'close_agent': {
-      const target = core.resolveTarget(path, parsed.args.agent_id);
+      const target = core.resolveTarget(parsed.args.agent_id);
       requireDescendant(path, target, 'close');
       core.close(target);
       return ok(canonicalJson({ agent_id: target, status: 'closing' }));
