@@ -7,7 +7,7 @@ import { userEntry } from '../dialogue/entry.js';
 import type { EntrySeq } from '../dialogue/types.js';
 import type { Effort } from '../request/types.js';
 import type { ModelAdapter, Usage } from './adapter.js';
-import { appendEntries } from './entry-seq.js';
+import { EntrySeqBuilder } from '../dialogue/entry-seq.js';
 
 /** What a summary is made from. */
 export interface SummaryInput {
@@ -90,7 +90,7 @@ export function modelSummarizer(adapter: ModelAdapter, options: ModelSummarizerO
         id: `summary_instruction_${input.agentPath}`,
       });
       const response = await adapter.sample(
-        { system, messages: appendEntries(input.entries, instruction), model: options.model, effort: options.effort },
+        { system, messages: new EntrySeqBuilder().all(input.entries).entry(instruction).build(), model: options.model, effort: options.effort },
         { signal, agentPath: input.agentPath, turn: 0, step: 0 },
       );
       const text = response.text.trim();

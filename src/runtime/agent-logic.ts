@@ -19,7 +19,7 @@ import { assistantEntry, compactionEntry, type CompactionEntry } from '../dialog
 import type { Dialogue } from '../dialogue/dialogue.js';
 import type { DialogueView } from '../dialogue/types.js';
 import { ZERO_USAGE, type ModelResponse } from '../model/adapter.js';
-import { entrySeq } from '../model/entry-seq.js';
+import { EntryView } from '../dialogue/entry-seq.js';
 import { modelSummarizer, type Summarizer } from '../model/summarizer.js';
 import { serializeRequest } from '../request/serialize.js';
 import type { ModelRequest } from '../request/types.js';
@@ -68,7 +68,7 @@ export async function compactDialogue(core: RuntimeCore, path: string, dialogue:
   const cut = anchorId === null ? effective.length : effective.findIndex((e) => e.id === anchorId);
   const replaced = effective.slice(0, cut < 0 ? effective.length : cut);
   if (replaced.length === 0) return undefined;
-  const { text } = await summarizerOf(core).summarize({ entries: entrySeq(replaced), task: COMPACTION_TASK, agentPath: path }, signal);
+  const { text } = await summarizerOf(core).summarize({ entries: EntryView.of(replaced), task: COMPACTION_TASK, agentPath: path }, signal);
   return compactionEntry({ summary: text, anchorId: cut < 0 ? null : anchorId });
 }
 

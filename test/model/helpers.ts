@@ -2,7 +2,7 @@
 import type { Entry } from '../../src/dialogue/entry.js';
 import { userEntry } from '../../src/dialogue/entry.js';
 import type { SampleContext } from '../../src/model/adapter.js';
-import { entrySeq } from '../../src/model/entry-seq.js';
+import { EntryView } from '../../src/dialogue/entry-seq.js';
 import type { Effort, ModelRequest, SystemConfiguration, ToolSchema } from '../../src/request/types.js';
 
 export const readTool: ToolSchema = Object.freeze({
@@ -22,7 +22,7 @@ export const system: SystemConfiguration = Object.freeze({
 });
 
 export function request(entries: readonly Entry[], extra: { system?: SystemConfiguration; model?: string; effort?: Effort } = {}): ModelRequest {
-  return { system: extra.system ?? system, messages: entrySeq(entries), model: extra.model ?? 'test-model', effort: extra.effort };
+  return { system: extra.system ?? system, messages: EntryView.of(entries), model: extra.model ?? 'test-model', effort: extra.effort };
 }
 
 export function hello(text = 'hello'): ModelRequest {

@@ -3,7 +3,7 @@ import { assistantEntry, toolResultEntry, userEntry } from '../../src/dialogue/e
 import { ZERO_USAGE } from '../../src/model/adapter.js';
 import { pathHash, scriptedCallId } from '../../src/model/call-ids.js';
 import { manualClock } from '../../src/model/clock.js';
-import { entrySeq } from '../../src/model/entry-seq.js';
+import { EntryView } from '../../src/dialogue/entry-seq.js';
 import { PrefixCache } from '../../src/model/prefix-cache.js';
 import type { Script } from '../../src/model/script.js';
 import { missingStepText, scriptedModel } from '../../src/model/scripted.js';
@@ -290,7 +290,7 @@ describe('scriptedModel: usage', () => {
 });
 
 describe('scriptedModel: summarize', () => {
-  const entries = entrySeq([userEntry({ text: 'We chose Postgres.', id: 'u1' })]);
+  const entries = EntryView.of([userEntry({ text: 'We chose Postgres.', id: 'u1' })]);
 
   it('answers string, object and function summaries keyed by path', async () => {
     const model = scriptedModel({

@@ -3,12 +3,12 @@ import { MockLanguageModelV3 } from 'ai/test';
 import { assistantEntry, userEntry } from '../../src/dialogue/entry.js';
 import type { ModelRequest } from '../../src/request/types.js';
 import { aiSdkModel } from '../../src/model/ai-sdk.js';
-import { entrySeq } from '../../src/model/entry-seq.js';
+import { EntryView } from '../../src/dialogue/entry-seq.js';
 import { scriptedModel } from '../../src/model/scripted.js';
 import { modelSummarizer, SUMMARY_SYSTEM_PROMPT, summaryInstruction } from '../../src/model/summarizer.js';
 import { rejection } from './helpers.js';
 
-const entries = entrySeq([
+const entries = EntryView.of([
   userEntry({ text: 'Please migrate the billing tables.', id: 'u1' }),
   assistantEntry({ text: 'Billing uses Postgres 15; the invoices table has 40M rows.', id: 'a1' }),
 ]);

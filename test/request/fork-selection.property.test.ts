@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { selectSnapshot } from '../../src/context/select.js';
 import { Dialogue } from '../../src/dialogue/dialogue.js';
 import { userEntry } from '../../src/dialogue/entry.js';
-import { entrySeq } from '../../src/model/entry-seq.js';
+import { EntryView } from '../../src/dialogue/entry-seq.js';
 import { composeInitialTask } from '../../src/request/compose-task.js';
 import { assembleRequest } from '../../src/request/prefix.js';
 import { requestPrefixBytes, serializeHead, serializeMessages, serializeRequest, sharedRequestPrefix } from '../../src/request/serialize.js';
@@ -28,7 +28,7 @@ describe('fork prefix through selection (property)', () => {
         const effective = parent.effective().toArray();
         // The parent's last model call sent everything before the reply that holds the Agent call.
         const lastReply = effective.findLastIndex((e) => e.kind === 'assistant');
-        const parentLast = assembleRequest({ system, messages: entrySeq(effective.slice(0, lastReply)), model: 'm', effort });
+        const parentLast = assembleRequest({ system, messages: EntryView.of(effective.slice(0, lastReply)), model: 'm', effort });
 
         const snapshot = selectSnapshot(parent, 'all', { triggeringCallId: generated.trigger! });
         const task = composeInitialTask({ kind: 'fork', parentId: '/root', role: undefined }, 'check it', system);
