@@ -5,7 +5,7 @@
  */
 import { createWriteStream } from 'node:fs';
 import type { InspectionEvent } from 'xstate';
-import { sanitizeContextOnce } from './sanitize-once.js';
+import { sanitizeContext } from './sanitize.js';
 import { stateValueString } from './state-value.js';
 
 /** One line of a trace. */
@@ -84,7 +84,7 @@ export function traceRecord(event: InspectionEvent, t: number, withContext = fal
         event: event.event.type,
         ...('value' in snapshot ? { state: stateValueString(snapshot.value) } : {}),
         ...(snapshot.status ? { status: snapshot.status } : {}),
-        ...(withContext && snapshot.context !== undefined ? { context: sanitizeContextOnce(snapshot.context) } : {}),
+        ...(withContext && snapshot.context !== undefined ? { context: sanitizeContext(snapshot.context) } : {}),
       };
     }
     default:

@@ -4,7 +4,7 @@
  * carries the actor's live snapshot (read by the inspector, not taken from the event), and a
  * model request's promise actor carries its input (the dialogue and the request head).
  */
-import { sanitizeContextOnce } from './sanitize-once.js';
+import { sanitizeContext } from './sanitize.js';
 
 /** A message as `@statelyai/inspect` serializes it (only the fields sanitizing touches). */
 interface StatelyMessageLike {
@@ -29,12 +29,12 @@ export interface SanitizingInspectorOptions {
 /** Inspector options that keep transcripts out of every message the inspector sends. */
 export function sanitizingInspectorOptions(options: { readonly maxDeferredEvents?: number } = {}): SanitizingInspectorOptions {
   return {
-    sanitizeContext: (context) => sanitizeContextOnce(context) as Record<string, unknown>,
+    sanitizeContext: (context) => sanitizeContext(context) as Record<string, unknown>,
     serialize: (message) => {
       if ((message.type !== '@xstate.actor' && message.type !== '@xstate.snapshot') || typeof message.snapshot !== 'object' || message.snapshot === null) return message;
       const snapshot = message.snapshot as Record<string, unknown>;
       if (!('input' in snapshot)) return message;
-      return { ...message, snapshot: { ...snapshot, input: sanitizeContextOnce(snapshot.input) } };
+      return { ...message, snapshot: { ...snapshot, input: sanitizeContext(snapshot.input) } };
     },
     maxDeferredEvents: options.maxDeferredEvents ?? 10_000,
   };

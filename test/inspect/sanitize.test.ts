@@ -8,7 +8,6 @@ import { selectSnapshot } from '../../src/context/select.js';
 import { Dialogue } from '../../src/dialogue/dialogue.js';
 import { assistantEntry, compactionEntry, toolResultEntry, userEntry } from '../../src/dialogue/entry.js';
 import { describeEntry, sanitizeContext, sanitizeInspectionEvent } from '../../src/inspect/sanitize.js';
-import { sanitizeContextOnce } from '../../src/inspect/sanitize-once.js';
 
 const LONG = 'L'.repeat(500);
 const dialogue = Dialogue.of([
@@ -88,11 +87,7 @@ describe('sanitizeInspectionEvent', () => {
   });
 });
 
-describe('sanitizeContextOnce', () => {
-  it('sanitizes raw contexts like sanitizeContext', () => {
-    expect(sanitizeContextOnce(context)).toEqual(sanitizeContext(context));
-  });
-
+describe('sanitizeContext: nesting and idempotence', () => {
   it('sanitizes the creation input nested in an agent context', () => {
     const nested = sanitizeContext({ input: { path: '/root/a', system, snapshot: selectSnapshot(dialogue, 'all') }, dialogue, step: 1 }) as {
       input: { path: string; system: unknown; snapshot: unknown };
@@ -107,12 +102,11 @@ describe('sanitizeContextOnce', () => {
 
   it('is idempotent: a sanitized context passes through unchanged', () => {
     const once = sanitizeContext(context) as Record<string, unknown>;
-    expect(sanitizeContextOnce(once)).toBe(once);
     expect(sanitizeContext(once)).toBe(once);
   });
 
   it('passes non-objects through', () => {
-    expect(sanitizeContextOnce(null)).toBeNull();
-    expect(sanitizeContextOnce('text')).toBe('text');
+    expect(sanitizeContext(null)).toBeNull();
+    expect(sanitizeContext('text')).toBe('text');
   });
 });
