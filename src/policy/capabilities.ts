@@ -81,6 +81,19 @@ export function createCapabilityCatalog(input: CapabilityCatalogInput): Capabili
   });
 }
 
+/**
+ * The capabilities calling `tool` grants. Every catalog entry the name matches counts
+ * (ignoring case and argument specifiers): when in doubt, ask. Used for a subagent's tools
+ * and for what its parent already holds, so both sides match names alike.
+ */
+export function toolCapabilities(catalog: CapabilityCatalog, tool: string): ReadonlySet<AccessCapability> {
+  const granted = new Set<AccessCapability>();
+  for (const [name, capabilities] of catalog.tools) {
+    if (toolNameMatches(tool, name)) for (const capability of capabilities) granted.add(capability);
+  }
+  return granted;
+}
+
 /** What the parent may already do; anything within it needs no confirmation. */
 export interface ParentGrants {
   readonly capabilities: ReadonlySet<AccessCapability>;
@@ -131,12 +144,7 @@ export function requiredConfirmations(input: ConfirmationInput): RequiredCapabil
 
   const toolsBy = new Map<AccessCapability, string[]>();
   for (const tool of new Set(input.childTools)) {
-    // Every catalog entry the name matches counts: when in doubt, ask.
-    const granted = new Set<AccessCapability>();
-    for (const [name, capabilities] of catalog.tools) {
-      if (toolNameMatches(tool, name)) for (const capability of capabilities) granted.add(capability);
-    }
-    for (const capability of granted) {
+    for (const capability of toolCapabilities(catalog, tool)) {
       if (parentGrants.capabilities.has(capability)) continue;
       toolsBy.set(capability, [...(toolsBy.get(capability) ?? []), tool]);
     }

@@ -2,10 +2,11 @@
  * Capability confirmation (DESIGN section 4, step 3): before a subagent gets a risky
  * capability its parent does not already hold, the host is asked once, and may refuse.
  */
-import { requiredConfirmations, type AccessCapability, type CapabilityCatalog, type RequiredCapability } from '../policy/capabilities.js';
+import { requiredConfirmations, toolCapabilities, type AccessCapability, type CapabilityCatalog, type RequiredCapability } from '../policy/capabilities.js';
 import type { ConfirmCallback } from '../policy/confirmation.js';
 import type { SystemConfiguration } from '../request/types.js';
 import { RuntimeError } from './errors.js';
+import { raceAbort } from '../model/abort.js';
 
 /** What one confirmation check needs. */
 export interface ConfirmInput {
@@ -40,7 +41,7 @@ export class Confirmer {
     const { confirm, capabilities: catalog } = this.options;
     if (!confirm || !catalog) return undefined;
     const granted = new Set<AccessCapability>(this.options.rootGrants ?? []);
-    for (const tool of input.parentSystem.tools) for (const c of catalog.tools.get(tool.name) ?? []) granted.add(c);
+    for (const tool of input.parentSystem.tools) for (const c of toolCapabilities(catalog, tool.name)) granted.add(c);
     const parentTier = catalog.models.get(input.parentModel) ?? 0;
     const required = requiredConfirmations({
       parentGrants: { capabilities: granted, maxCostTier: parentTier },
@@ -55,30 +56,23 @@ export class Confirmer {
   }
 
   private async ask(confirm: ConfirmCallback, input: ConfirmInput, required: RequiredCapability[]): Promise<void> {
-    const controller = new AbortController();
-    const onAbort = (): void => controller.abort();
-    input.signal?.addEventListener('abort', onAbort, { once: true });
-    if (input.signal?.aborted) controller.abort();
+    const signal = input.signal ?? new AbortController().signal;
+    const who = `${input.parentPath}/${input.taskName}`;
+    let decision;
     try {
-      const decision = await Promise.race([
-        confirm({ parentPath: input.parentPath, taskName: input.taskName, ...(input.role ? { role: input.role } : {}), capabilities: required }, controller.signal),
-        new Promise<never>((_, reject) => {
-          const fail = (): void => reject(new RuntimeError('aborted', `the spawn of ${input.parentPath}/${input.taskName} was cancelled while waiting for confirmation`));
-          if (controller.signal.aborted) fail();
-          else controller.signal.addEventListener('abort', fail, { once: true });
-        }),
-      ]);
-      if (!decision.approved) {
-        throw new RuntimeError(
-          'confirmation_denied',
-          `the host did not allow starting ${input.parentPath}/${input.taskName} (${required.map((r) => r.reason).join('; ')})${decision.reason ? `: ${decision.reason}` : ''}`,
-        );
-      }
+      const request = { parentPath: input.parentPath, taskName: input.taskName, ...(input.role ? { role: input.role } : {}), capabilities: required };
+      // Asked at once (a synchronous throw lands in the catch below), so the host sees an
+      // abort of a question it was asked.
+      decision = await raceAbort(confirm(request, signal), signal);
     } catch (error) {
-      if (error instanceof RuntimeError) throw error;
-      throw new RuntimeError('confirmation_failed', `asking the host to confirm ${input.parentPath}/${input.taskName} failed: ${error instanceof Error ? error.message : String(error)}`);
-    } finally {
-      input.signal?.removeEventListener('abort', onAbort);
+      if (signal.aborted) throw new RuntimeError('aborted', `the spawn of ${who} was cancelled while waiting for confirmation`);
+      throw new RuntimeError('confirmation_failed', `asking the host to confirm ${who} failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    if (!decision.approved) {
+      throw new RuntimeError(
+        'confirmation_denied',
+        `the host did not allow starting ${who} (${required.map((r) => r.reason).join('; ')})${decision.reason ? `: ${decision.reason}` : ''}`,
+      );
     }
   }
 }

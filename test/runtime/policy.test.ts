@@ -40,6 +40,15 @@ describe('capability confirmation', () => {
     expect(asked).toEqual([]);
   });
 
+  it('credits the parent with its own tools however the catalog spells their names', async () => {
+    const asked: ConfirmationRequest[] = [];
+    const Bash = defineRuntimeTool({ name: 'Bash', description: 'Runs a command.', schema: z.object({ command: z.string() }), execute: () => 'ok' });
+    const model = scriptedModel({ '/root/**': { 0: [{ text: 'sub done' }] } });
+    const rt = createRuntime({ model, modelId: 'small', tools: [Bash], capabilities: catalog, confirm: async (r) => (asked.push(r), { approved: true }) });
+    await (await rt.spawn('/root', { task_name: 'fork', message: 'x', context: 'all' })).result;
+    expect(asked).toEqual([]);
+  });
+
   it('asks once for a costlier model; approval starts the subagent', async () => {
     const asked: ConfirmationRequest[] = [];
     const { rt } = session(async (r) => (asked.push(r), { approved: true }));
