@@ -25,25 +25,25 @@ export class UnknownRoleError extends Error {
 }
 
 /** The roles a runtime offers, by name. An immutable view over loaded definitions. */
-export class RoleRegistry {
-  private readonly byName: ReadonlyMap<string, AgentDefinition>;
+export class RoleRegistry<D extends { readonly name: string } = AgentDefinition> {
+  private readonly byName: ReadonlyMap<string, D>;
 
   /** Takes a map such as `loadDefinitions().definitions`, or any list of definitions. */
-  constructor(definitions: ReadonlyMap<string, AgentDefinition> | Iterable<AgentDefinition>) {
-    const entries = definitions instanceof Map ? [...definitions.values()] : [...(definitions as Iterable<AgentDefinition>)];
+  constructor(definitions: ReadonlyMap<string, D> | Iterable<D>) {
+    const entries = definitions instanceof Map ? [...(definitions as ReadonlyMap<string, D>).values()] : [...(definitions as Iterable<D>)];
     // Copy so later changes to the caller's map cannot change what spawns resolve to.
     this.byName = new Map(entries.map((definition) => [definition.name, definition]));
   }
 
   /** The role named `name`. @throws UnknownRoleError listing the known names. */
-  getRole(name: string): AgentDefinition {
+  getRole(name: string): D {
     const definition = this.byName.get(name);
     if (definition === undefined) throw new UnknownRoleError(name, this.names());
     return definition;
   }
 
   /** The role named `name`, or undefined. */
-  findRole(name: string): AgentDefinition | undefined {
+  findRole(name: string): D | undefined {
     return this.byName.get(name);
   }
 
@@ -58,7 +58,7 @@ export class RoleRegistry {
   }
 
   /** Every role, sorted by name; for listings such as the `Agent` tool's description. */
-  list(): AgentDefinition[] {
-    return this.names().map((name) => this.byName.get(name) as AgentDefinition);
+  list(): D[] {
+    return this.names().map((name) => this.byName.get(name) as D);
   }
 }

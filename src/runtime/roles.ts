@@ -2,7 +2,7 @@
  * The runtime's view of agent definitions ("roles"): lookup with a clear error.
  */
 import type { AgentDefinition } from '../policy/definition.js';
-import { RuntimeError } from './errors.js';
+import { RoleRegistry } from '../policy/registry.js';
 
 /** The fields of an agent definition the runtime reads; loaded definitions fit it. */
 export type RoleDefinition = Pick<AgentDefinition, 'name'> &
@@ -10,27 +10,18 @@ export type RoleDefinition = Pick<AgentDefinition, 'name'> &
 
 /** Resolves spawn `role` names. Without configured definitions, any valid name is a plain label. */
 export class Roles {
-  private readonly byName: ReadonlyMap<string, RoleDefinition> | undefined;
+  private readonly registry: RoleRegistry<RoleDefinition> | undefined;
 
   constructor(options: { readonly roles?: Iterable<RoleDefinition> }) {
-    this.byName = options.roles ? new Map([...options.roles].map((r) => [r.name, r])) : undefined;
+    this.registry = options.roles ? new RoleRegistry(options.roles) : undefined;
   }
 
-  /** The definition for `name`, a plain label when none are configured, or undefined without a role. */
+  /**
+   * The definition for `name`, a plain label when none are configured, or undefined without
+   * a role. @throws UnknownRoleError (code `unknown_role`) listing the known roles.
+   */
   resolve(name: string | undefined): RoleDefinition | undefined {
     if (name === undefined) return undefined;
-    if (!this.byName) return { name };
-    const found = this.byName.get(name);
-    if (found) return found;
-    const known = [...this.byName.keys()].sort();
-    throw new RuntimeError(
-      'unknown_role',
-      `unknown role "${name}": known roles are ${known.length ? known.map((k) => `"${k}"`).join(', ') : '(none defined)'}`,
-    );
-  }
-
-  /** Known role names, sorted. */
-  names(): string[] {
-    return this.byName ? [...this.byName.keys()].sort() : [];
+    return this.registry ? this.registry.getRole(name) : { name };
   }
 }
