@@ -49,6 +49,31 @@ describe('compaction', () => {
     expect(last?.kind === 'assistant' && last.text).toBe('kinds compaction,user,assistant,tool_result');
   });
 
+  it('a subagent\'s own compaction absorbs the background it was seeded with', async () => {
+    const model = scriptedModel({
+      '/root': { 0: [{ text: 'we use Postgres' }] },
+      '/root/sum': {
+        0: [{ text: 'first answer' }],
+        1: [(req) => ({ text: req.messages.toArray().map((e) => (e.kind === 'user' ? e.origin.kind : e.kind)).join(',') })],
+        summary: (input) => (input.task.startsWith('Summarize the conversation') ? 'compacted: background and first turn' : 'BACKGROUND: the team uses Postgres'),
+      },
+    });
+    const rt = createRuntime({ model });
+    rt.prompt('what database?');
+    await rt.whenQuiet();
+    const handle = await rt.spawn('/root', { task_name: 'sum', message: 'plan the migration', context: 'summary' }, { lifetime: 'continuable' });
+    await handle.firstReport;
+    const seeded = rt.dialogue('/root/sum')!.effective().toArray();
+    expect(seeded[0]?.kind === 'user' && seeded[0].origin.kind).toBe('background');
+    await rt.compact('/root/sum');
+    rt.send('/root', '/root/sum', 'and the rollback plan?');
+    await rt.whenQuiet();
+    const last = rt.dialogue('/root/sum')!.at(-1);
+    // The follow-up request carried the compaction, then the follow-up: no background entry.
+    expect(last?.kind === 'assistant' && last.text).toBe('compaction,message');
+    expect(rt.dialogue('/root/sum')!.latestCompaction()?.summary).toBe('compacted: background and first turn');
+  });
+
   it('a spawn is never refused or summarized because the parent dialogue is large', async () => {
     const model = scriptedModel({ '/root': { 0: [{ text: 'y'.repeat(50_000) }] }, '/root/f': { 0: [(req) => ({ text: String(req.messages.length) })] } });
     const rt = createRuntime({ model });
