@@ -49,11 +49,15 @@ export class LimitError extends Error {
   /** The limit's value. */
   readonly maximum: number;
 
-  constructor(code: LimitErrorCode, limit: LimitError['limit'], maximum: number, message: string) {
-    super(message);
+  /** Why, without the opening "cannot start ..." (for callers that name the subagent themselves). */
+  readonly reason: string;
+
+  constructor(code: LimitErrorCode, limit: LimitError['limit'], maximum: number, headline: string, reason: string) {
+    super(`${headline}: ${reason}`);
     this.code = code;
     this.limit = limit;
     this.maximum = maximum;
+    this.reason = reason;
   }
 }
 
@@ -77,15 +81,15 @@ export type LimitCheck = { readonly ok: true } | { readonly ok: false; readonly 
 export function checkLimits(usage: LimitUsage, limits: Limits): LimitCheck {
   if (usage.depth > limits.maxDepth) {
     return refuse(new LimitError('depth_limit', 'maxDepth', limits.maxDepth,
-      `cannot start a subagent at depth ${usage.depth}: the maximum depth is ${limits.maxDepth}; do this work yourself or return it to your caller`));
+      `cannot start a subagent at depth ${usage.depth}`, `the maximum depth is ${limits.maxDepth}; do this work yourself or return it to your caller`));
   }
   if (usage.liveChildren >= limits.maxChildren) {
     return refuse(new LimitError('capacity', 'maxChildren', limits.maxChildren,
-      `cannot start another subagent: ${usage.liveChildren} of at most ${limits.maxChildren} are already running for this agent; wait for one to finish or close one`));
+      `cannot start another subagent`, `${usage.liveChildren} of at most ${limits.maxChildren} are already running for this agent; wait for one to finish or close one`));
   }
   if (limits.maxTotal !== undefined && usage.liveTotal >= limits.maxTotal) {
     return refuse(new LimitError('capacity', 'maxTotal', limits.maxTotal,
-      `cannot start another subagent: the runtime already runs ${usage.liveTotal} of at most ${limits.maxTotal}; wait for one to finish`));
+      `cannot start another subagent`, `the runtime already runs ${usage.liveTotal} of at most ${limits.maxTotal}; wait for one to finish`));
   }
   return { ok: true };
 }

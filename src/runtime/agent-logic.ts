@@ -24,6 +24,7 @@ import { modelSummarizer, type Summarizer } from '../model/summarizer.js';
 import { serializeRequest } from '../request/serialize.js';
 import type { ModelRequest } from '../request/types.js';
 import type { RuntimeCore } from './core.js';
+import type { RuntimeOptions } from './types.js';
 import { executeTool } from './tools.js';
 
 /** The provided agent machine type. */
@@ -33,8 +34,8 @@ const COMPACTION_TASK =
   'Summarize the conversation so far so the agent can continue it: keep goals, decisions, findings, open questions and the state of any work in progress.';
 
 /** The summarizer a runtime uses: the configured one, the model's own, or one built on it. */
-export function summarizerOf(core: RuntimeCore): Summarizer {
-  const { summarizer, model, modelId } = core.options;
+export function summarizerFor(options: Pick<RuntimeOptions, 'summarizer' | 'model' | 'modelId'>): Summarizer {
+  const { summarizer, model, modelId } = options;
   if (summarizer) return summarizer;
   const own = model as Partial<Summarizer>;
   if (typeof own.summarize === 'function') return own as Summarizer;
@@ -68,7 +69,7 @@ export async function compactDialogue(core: RuntimeCore, path: string, dialogue:
   const cut = anchorId === null ? effective.length : effective.findIndex((e) => e.id === anchorId);
   const replaced = effective.slice(0, cut < 0 ? effective.length : cut);
   if (replaced.length === 0) return undefined;
-  const { text } = await summarizerOf(core).summarize({ entries: EntryView.of(replaced), task: COMPACTION_TASK, agentPath: path }, signal);
+  const { text } = await core.summarizer.summarize({ entries: EntryView.of(replaced), task: COMPACTION_TASK, agentPath: path }, signal);
   return compactionEntry({ summary: text, anchorId: cut < 0 ? null : anchorId });
 }
 
@@ -109,7 +110,7 @@ export function createAgentLogic(core: RuntimeCore) {
       generateSummary: fromPromise<SummaryOutput, SummaryInput>(async ({ input, signal }) => {
         const entries = input.snapshot?.summarizerInput;
         if (!entries || entries.length === 0) return { text: '(the delegating agent had no conversation to summarize)', usage: ZERO_USAGE };
-        return summarizerOf(core).summarize({ entries, task: input.task, agentPath: input.path }, signal);
+        return core.summarizer.summarize({ entries, task: input.task, agentPath: input.path }, signal);
       }),
       sampleModel: fromPromise<SampleOutput, SampleInput>(async ({ input, signal }) => {
         const compaction = await maybeCompact(core, input, signal);

@@ -10,7 +10,8 @@ import { resultOf } from '../../machines/agent.machine.js';
 import type { DialogueView } from '../dialogue/types.js';
 import { RuntimeError } from './errors.js';
 import { Heads } from './heads.js';
-import { compactDialogue, createAgentLogic, type AgentLogic } from './agent-logic.js';
+import { compactDialogue, createAgentLogic, summarizerFor, type AgentLogic } from './agent-logic.js';
+import type { Summarizer } from '../model/summarizer.js';
 import { sanitizeInspectionEvent } from '../inspect/sanitize.js';
 import { stateValueString } from '../inspect/state-value.js';
 import { ROOT_PATH } from './paths.js';
@@ -38,6 +39,7 @@ export class RuntimeCore {
   readonly now: () => number;
   readonly results: AgentResult[] = [];
   readonly projectContext: string | undefined;
+  readonly summarizer: Summarizer;
   private readonly confirmer: Confirmer;
   private readonly listeners = new Map<keyof RuntimeEvents, Set<Listener<keyof RuntimeEvents>>>();
   private readonly resultWaiters = new Map<string, Array<(result: AgentResult) => void>>();
@@ -53,6 +55,7 @@ export class RuntimeCore {
     this.roles = new Roles(options);
     this.confirmer = new Confirmer(options);
     this.projectContext = options.projectContext;
+    this.summarizer = summarizerFor(options);
     this.hostTools = new Map((options.tools ?? []).map((t) => [t.name, t]));
     this.logic = createAgentLogic(this);
   }

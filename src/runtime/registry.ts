@@ -95,20 +95,25 @@ export class Registry {
     return record;
   }
 
-  private check(parentPath: string, name: string): { parent: AgentRecord; path: string } {
-    const request = { parentPath, name };
-    const parent = this.records.get(request.parentPath);
-    if (!parent) throw new RuntimeError('parent_not_running', `agent ${request.parentPath} is not running, so it cannot start subagents`);
-    const path = childPath(request.parentPath, request.name);
+  /** Refuses a name a live or starting sibling holds (DESIGN section 4, step 1). */
+  checkName(parentPath: string, name: string): void {
+    const path = childPath(parentPath, name);
     const held = this.records.get(path);
     if (held) {
       throw new RuntimeError(
         'name_taken',
-        `task_name "${request.name}" is already used by a ${held.phase === 'reserved' ? 'starting' : 'live'} subagent (${path}); choose another name`,
+        `task_name "${name}" is already used by a ${held.phase === 'reserved' ? 'starting' : 'live'} subagent (${path}); choose another name`,
       );
     }
+  }
+
+  private check(parentPath: string, name: string): { parent: AgentRecord; path: string } {
+    const parent = this.records.get(parentPath);
+    if (!parent) throw new RuntimeError('parent_not_running', `agent ${parentPath} is not running, so it cannot start subagents`);
+    this.checkName(parentPath, name);
+    const path = childPath(parentPath, name);
     const check = checkLimits({ depth: depthOf(path), liveChildren: parent.children.size, liveTotal: this.slotsUsed }, this.limits);
-    if (!check.ok) throw new RuntimeError(check.error.code, `cannot start ${path}: ${check.error.message.replace(/^cannot start (a|another) subagent[^:]*: /, '')}`);
+    if (!check.ok) throw new RuntimeError(check.error.code, `cannot start ${path}: ${check.error.reason}`);
     return { parent, path };
   }
 

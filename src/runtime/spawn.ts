@@ -46,10 +46,8 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
   if (!parent?.actor || parent.phase !== 'published') {
     throw new RuntimeError('parent_not_running', `agent ${parentPath} is not running, so it cannot start subagents`);
   }
+  core.registry.checkName(parentPath, request.task_name);
   const path = childPath(parentPath, request.task_name);
-  if (core.registry.get(path)) {
-    throw new RuntimeError('name_taken', `task_name "${request.task_name}" is already used by a live subagent (${path}); choose another name`);
-  }
 
   // 2. resolve the context mode: runtime default, then the role's default, then the spawn.
   const role = core.roles.resolve(request.role);
@@ -58,6 +56,8 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
     ...(role ? { role: { name: role.name, context: role.context, contexts: role.contexts } } : {}),
     requested: request.context,
   });
+  const mode = contextModeOf(spec);
+  const label = contextLabel(spec);
 
   // 3. limits (checked again atomically at reservation), then capability confirmation.
   core.registry.precheck(parentPath, request.task_name);
@@ -83,14 +83,14 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
 
   // 4. reserve path and slot in one synchronous step.
   const delivery = origin.delivery ?? policy?.delivery ?? role?.delivery ?? core.options.defaults?.delivery ?? 'caller';
-  const isFork = contextModeOf(spec) === 'all' || contextModeOf(spec) === 'turns';
+  const isFork = mode === 'all' || mode === 'turns';
   const presetLifetime = isFork ? core.heads.presetOf(parentContext.input.system)?.defaults?.forkLifetime : undefined;
   const lifetime = origin.lifetime ?? policy?.lifetime ?? role?.lifetime ?? presetLifetime ?? core.options.defaults?.lifetime ?? 'one-shot';
   const record = core.registry.reserve({
     parentPath,
     name: request.task_name,
     role: role?.name,
-    contextLabel: contextLabel(spec),
+    contextLabel: label,
     delivery,
     lifetime,
     task: request.message,
@@ -99,7 +99,6 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
 
   // 5. snapshot the parent's dialogue now (selection never waits) and start the actor.
   const snapshot = selectSnapshot(core.contextOf(parentPath).dialogue, spec, origin.triggeringCallId ? { triggeringCallId: origin.triggeringCallId } : {});
-  const mode = contextModeOf(spec);
   const prefix = comparePrefix({ system: parentContext.input.system, model: parentContext.input.model }, { system: head, model });
   const input: AgentInput = {
     path,
@@ -108,7 +107,7 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
     role: role?.name,
     task: request.message,
     snapshot,
-    contextLabel: contextLabel(spec),
+    contextLabel: label,
     contextMode: mode,
     framing: framingFor(core, mode, parentPath, role, request),
     system: head,

@@ -49,6 +49,7 @@ describe('limits', () => {
     const error = refusal(checkLimits({ depth: 2, liveChildren: 1, liveTotal: 5 }, resolveLimits({ maxTotal: 5 })));
     expect(error).toMatchObject({ code: 'capacity', limit: 'maxTotal', maximum: 5 });
     expect(error.message).toBe('cannot start another subagent: the runtime already runs 5 of at most 5; wait for one to finish');
+    expect(error.reason).toBe('the runtime already runs 5 of at most 5; wait for one to finish');
   });
 
   it('checks depth before capacity', () => {

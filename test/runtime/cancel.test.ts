@@ -161,7 +161,7 @@ describe('capacity and names', () => {
     const loser = xs[0]!.path === '/root/a/x' ? '/root/b' : '/root/a';
     const loserRequest = model.calls.find((c) => c.agentPath === loser && c.step === 1)!.request;
     const err = loserRequest.messages.at(2);
-    expect(err?.kind === 'tool_result' && err.content).toMatch(/Error \(capacity\): cannot start \/root\/[ab]\/x: the runtime already runs 3 of at most 3/);
+    expect(err?.kind === 'tool_result' && err.content).toMatch(/^Error \(capacity\): cannot start \/root\/[ab]\/x: the runtime already runs 3 of at most 3; wait for one to finish$/);
     expect(rt.slotsInUse).toBe(0);
   });
 
