@@ -77,9 +77,9 @@ export const agentMachine = setup({
       error: errorText(params.error),
     })),
     /** Keeps the generated background (the parent keeps only metadata). */
-    acceptBackground: assign((_, params: { summary: SummaryOutput }) => ({
+    acceptBackground: assign(({ context }, params: { summary: SummaryOutput }) => ({
       background: params.summary.text,
-      usage: addUsage(ZERO_USAGE, params.summary.usage),
+      usage: addUsage(context.usage, params.summary.usage),
     })),
     /** Records a failed summary generation. */
     recordSummaryFailure: assign((_, params: { error: unknown }) => ({

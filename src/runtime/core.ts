@@ -213,7 +213,7 @@ export class RuntimeCore {
   /** A promise of an agent's one result (already delivered results resolve at once). */
   resultOf(path: string): Promise<AgentResult> {
     if (!this.registry.get(path)) {
-      const done = [...this.results].reverse().find((r) => r.path === path);
+      const done = this.results.findLast((r) => r.path === path);
       if (done) return Promise.resolve(done);
       return Promise.reject(new RuntimeError('unknown_agent', `no agent at ${path}`));
     }

@@ -86,6 +86,18 @@ describe('delivery and lifetime', () => {
     await expect(handle.result).resolves.toMatchObject({ status: 'failed', stopReason: 'max_steps' });
   });
 
+  it('a summary subagent\'s usage includes what generating its background cost', async () => {
+    const model = scriptedModel({
+      '/root': { 0: [{ text: 'history' }] },
+      '/root/s': { 0: [{ text: 'done', usage: { inputTokens: 3, outputTokens: 1 } }], summary: { text: 'background', usage: { inputTokens: 7, outputTokens: 2 } } },
+    });
+    const rt = createRuntime({ model });
+    rt.prompt('q');
+    await rt.whenQuiet();
+    const result = await (await rt.spawn('/root', { task_name: 's', message: 'go', context: 'summary' })).result;
+    expect(result.usage).toEqual({ inputTokens: 10, outputTokens: 3, cacheReadTokens: 0, cacheWriteTokens: 0 });
+  });
+
   it('results carry the metadata of DESIGN section 6 and no transcript', async () => {
     let t = 1000;
     const model = scriptedModel({ '/root/m': { 0: [{ text: 'final', usage: { inputTokens: 10, outputTokens: 2, cacheReadTokens: 4 } }] } });
