@@ -26,8 +26,8 @@ Options:
   --help           Show this help and exit.
   --no-color       Plain text (also when NO_COLOR is set or stdout is not a terminal).
   --inspect        Serve the agent tree to the Stately inspector while the demo runs
-                   (needs src/inspect/serve.ts; the demo says so when it is unavailable).
-  --record FILE    Record an inspection trace to FILE (needs src/inspect/recorder.ts).
+                   (needs the @statelyai/inspect package; the demo says so when it is missing).
+  --record FILE    Record the sanitized inspection trace to FILE as JSON Lines.
   --latency N      Multiply every scripted latency by N (default 1; 0 = instant).
   --live P:MODEL   Run the same session against a real model through the AI SDK, e.g.
                    --live anthropic:claude-sonnet-4-5 (needs npm i @ai-sdk/anthropic and
