@@ -112,7 +112,6 @@ export const agentMachine = setup({
       if (event.type !== 'inbox') return {};
       return {
         dialogue: context.dialogue.append(userEntry({ text: event.item.text, origin: event.item.origin, opensTurn: true })),
-        turn: context.turnsCompleted,
         step: 0,
         turnOpenedBy: event.item.origin,
       };
@@ -240,7 +239,6 @@ export const agentMachine = setup({
     background: undefined,
     dialogue: Dialogue.empty(),
     inbox: null,
-    turn: 0,
     step: 0,
     usage: ZERO_USAGE,
     lastText: '',
@@ -366,7 +364,7 @@ export const agentMachine = setup({
                   system: context.input.system,
                   model: context.input.model,
                   effort: context.input.effort,
-                  turn: context.turn,
+                  turn: context.turnsCompleted,
                   step: context.step,
                 }),
                 onDone: [
@@ -393,8 +391,9 @@ export const agentMachine = setup({
                     target: '#agent.running.idle',
                     actions: [
                       { type: 'appendReply', params: ({ event }) => ({ output: event.output }) },
-                      'finishTurn',
+                      // Reported before the turn is counted: the turn in progress is turnsCompleted.
                       { type: 'reportTurn', params: ({ context }) => ({ report: turnReportOf(context) }) },
+                      'finishTurn',
                     ],
                   },
                   {
@@ -450,7 +449,7 @@ function errorText(error: unknown): string {
 }
 
 function turnReportOf(context: AgentContext): TurnReport {
-  return { path: context.input.path, turn: context.turn, text: context.lastText, openedBy: context.turnOpenedBy };
+  return { path: context.input.path, turn: context.turnsCompleted, text: context.lastText, openedBy: context.turnOpenedBy };
 }
 
 /** The result an agent reports from its current context. */

@@ -78,7 +78,6 @@ export interface AgentContext {
   readonly background: string | undefined;
   readonly dialogue: Dialogue;
   readonly inbox: InboxQueue;
-  readonly turn: number;
   readonly step: number;
   readonly usage: Usage;
   readonly lastText: string;
@@ -88,7 +87,7 @@ export interface AgentContext {
   readonly closeRequested: boolean;
   /** Tool calls of the current step still waiting for results. */
   readonly awaiting: readonly string[];
-  /** Number of turns completed. */
+  /** Number of turns completed; while a turn runs, also its zero-based number. */
   readonly turnsCompleted: number;
   /** What the last turn was opened by (for turn reports of continuable agents). */
   readonly turnOpenedBy: UserOrigin | undefined;

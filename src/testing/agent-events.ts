@@ -99,9 +99,9 @@ export interface LabelledEvent {
 }
 
 /** The model output a reply template yields in `context`: call ids unique per turn and step. */
-export function replyOutput(template: ReplyTemplate, context: Pick<AgentContext, 'turn' | 'step'>): SampleOutput {
+export function replyOutput(template: ReplyTemplate, context: Pick<AgentContext, 'turnsCompleted' | 'step'>): SampleOutput {
   const toolCalls: ToolCall[] = (template.toolCalls ?? []).map((call, i) => ({
-    id: `call_t${context.turn}_s${context.step}_${i}`,
+    id: `call_t${context.turnsCompleted}_s${context.step}_${i}`,
     name: call.name,
     arguments: call.arguments ?? {},
   }));

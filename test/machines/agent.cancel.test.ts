@@ -70,7 +70,7 @@ describe('late results after cancel are dropped', () => {
     expect(agent.key()).toBe('cancelled (cancelled: cancelled)');
     expect(model.signal.aborted).toBe(true);
     const seenAtCancel = agent.seen.length;
-    model.result.resolve(replyOutput({ text: 'late', toolCalls: [{ name: 'lookup' }] }, { turn: 0, step: 0 }));
+    model.result.resolve(replyOutput({ text: 'late', toolCalls: [{ name: 'lookup' }] }, { turnsCompleted: 0, step: 0 }));
     await afterMicrotasks();
     expect(agent.seen.length).toBe(seenAtCancel);
     expect(agent.context().dialogue.length).toBe(length);
@@ -108,7 +108,7 @@ describe('late results after cancel are dropped', () => {
   it('a tool result sent after cancel writes no tool-result entry', async () => {
     const agent = startAgent('subagent, no hooks, none, one-shot');
     const replied = nextSnapshot(agent.actor);
-    agent.standIns.pending('model')!.result.resolve(replyOutput({ text: '', toolCalls: [{ name: 'lookup' }] }, { turn: 0, step: 0 }));
+    agent.standIns.pending('model')!.result.resolve(replyOutput({ text: '', toolCalls: [{ name: 'lookup' }] }, { turnsCompleted: 0, step: 0 }));
     await replied;
     expect(agent.key()).toBe('running.working.acting awaiting=1');
     const tool = agent.standIns.children[0]!;

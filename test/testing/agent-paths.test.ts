@@ -88,7 +88,7 @@ describe('payloads', () => {
   });
 
   it('give tool calls ids unique per turn and step', () => {
-    const out = replyOutput({ toolCalls: [{ name: 'a' }, { name: 'b', arguments: { x: 1 } }] }, { turn: 2, step: 1 });
+    const out = replyOutput({ toolCalls: [{ name: 'a' }, { name: 'b', arguments: { x: 1 } }] }, { turnsCompleted: 2, step: 1 });
     expect(out.response.toolCalls).toEqual([
       { id: 'call_t2_s1_0', name: 'a', arguments: {} },
       { id: 'call_t2_s1_1', name: 'b', arguments: { x: 1 } },
