@@ -144,7 +144,6 @@ export const agentMachine = setup({
         usage: addUsage(context.usage, response.usage),
         lastText: response.text,
         step: context.step + 1,
-        awaiting: response.toolCalls.map((c) => c.id),
       };
     }),
     /** Starts one `executeTool` actor per call of the last reply, all at once. */
@@ -157,12 +156,12 @@ export const agentMachine = setup({
     }),
     /** Writes one tool result (only for a call of the current step, and only once). */
     appendToolResult: assign(({ context, event }) => {
-      if (event.type !== 'tool.result' || !context.awaiting.includes(event.callId)) return {};
+      // Only a call of the current step that has no result yet (the dialogue knows which).
+      if (event.type !== 'tool.result' || !context.dialogue.pendingCalls().some((c) => c.id === event.callId)) return {};
       return {
         dialogue: context.dialogue.append(
           toolResultEntry({ callId: event.callId, toolName: event.toolName, content: event.content, isError: event.isError }),
         ),
-        awaiting: context.awaiting.filter((id) => id !== event.callId),
       };
     }),
     /** Reaps the finished tool's actor, so no finished child stays in the snapshot. */
@@ -219,7 +218,7 @@ export const agentMachine = setup({
     /** A continuable agent goes idle after a turn, unless a close was requested. */
     staysOpen: ({ context }) => context.input.lifetime === 'continuable' && !context.closeRequested,
     /** Every call of the current step has its result. */
-    allToolResultsIn: ({ context }) => context.awaiting.length === 0,
+    allToolResultsIn: ({ context }) => context.dialogue.pendingCalls().length === 0,
     /** The turn used its allowed model requests. */
     stepLimitReached: ({ context }) => context.input.maxSteps !== undefined && context.step >= context.input.maxSteps,
     /** The event comes from a subagent (whose actor id is its path), not from an invoked actor. */
@@ -246,7 +245,6 @@ export const agentMachine = setup({
     stopReason: undefined,
     error: undefined,
     closeRequested: false,
-    awaiting: [],
     turnsCompleted: 0,
     turnOpenedBy: undefined,
   }),

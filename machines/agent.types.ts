@@ -85,8 +85,6 @@ export interface AgentContext {
   readonly stopReason: StopReason | undefined;
   readonly error: string | undefined;
   readonly closeRequested: boolean;
-  /** Tool calls of the current step still waiting for results. */
-  readonly awaiting: readonly string[];
   /** Number of turns completed; while a turn runs, also its zero-based number. */
   readonly turnsCompleted: number;
   /** What the last turn was opened by (for turn reports of continuable agents). */

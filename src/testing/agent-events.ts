@@ -134,13 +134,7 @@ export function candidateEvents(context: AgentContext, payloads: Required<AgentP
   return out;
 }
 
-/** The last tool call still awaiting its result, from the last assistant entry. */
+/** The last tool call still awaiting its result. */
 function awaitedCall(context: AgentContext): ToolCall | undefined {
-  const id = context.awaiting.at(-1);
-  if (id === undefined) return undefined;
-  for (let i = context.dialogue.length - 1; i >= 0; i--) {
-    const entry = context.dialogue.at(i);
-    if (entry?.kind === 'assistant') return entry.toolCalls.find((c) => c.id === id);
-  }
-  return undefined;
+  return context.dialogue.pendingCalls().at(-1);
 }

@@ -9,7 +9,8 @@ import { stateValueString } from '../inspect/state-value.js';
 export interface AgentSnapshotLike {
   readonly value: unknown;
   readonly status: string;
-  readonly context: Pick<AgentContext, 'awaiting' | 'closeRequested' | 'step' | 'status' | 'stopReason' | 'inbox'> & {
+  readonly context: Pick<AgentContext, 'closeRequested' | 'step' | 'status' | 'stopReason' | 'inbox'> & {
+    readonly dialogue: Pick<AgentContext['dialogue'], 'pendingCalls'>;
     readonly input: Pick<AgentContext['input'], 'maxSteps'>;
   };
 }
@@ -28,7 +29,8 @@ export function agentStateKey(snapshot: AgentSnapshotLike): string {
   const c = snapshot.context;
   if (snapshot.status !== 'active') return `${state} (${c.status ?? 'cancelled'}: ${c.stopReason ?? 'cancelled'})`;
   const parts = [state];
-  if (c.awaiting.length > 0) parts.push(`awaiting=${c.awaiting.length}`);
+  const awaiting = c.dialogue.pendingCalls().length;
+  if (awaiting > 0) parts.push(`awaiting=${awaiting}`);
   if (c.inbox !== null) parts.push('inbox-waiting');
   if (c.closeRequested) parts.push('close-requested');
   if (c.input.maxSteps !== undefined) parts.push(`step=${c.step}/${c.input.maxSteps}`);

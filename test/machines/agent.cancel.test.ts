@@ -116,10 +116,25 @@ describe('late results after cancel are dropped', () => {
     agent.actor.send({ type: 'cancel' });
     expect(tool.stopped).toBe(true);
     const seenAtCancel = agent.seen.length;
-    tool.sendBack({ type: 'tool.result', callId: agent.context().awaiting[0], toolName: 'lookup', content: 'late', isError: false } as never);
+    tool.sendBack({ type: 'tool.result', callId: agent.context().dialogue.pendingCalls()[0]!.id, toolName: 'lookup', content: 'late', isError: false } as never);
     await afterMicrotasks();
     expect(agent.seen.length).toBe(seenAtCancel);
     expect(agent.context().dialogue.length).toBe(length);
+  });
+
+  it('a tool result for an unknown call, or a second one for an answered call, changes nothing', async () => {
+    const agent = startAgent('subagent, no hooks, none, one-shot');
+    const replied = nextSnapshot(agent.actor);
+    agent.standIns.pending('model')!.result.resolve(replyOutput({ text: '', toolCalls: [{ name: 'lookup' }, { name: 'lookup' }] }, { turnsCompleted: 0, step: 0 }));
+    await replied;
+    const [first] = agent.context().dialogue.pendingCalls();
+    const result = (callId: string) => ({ type: 'tool.result', callId, toolName: 'lookup', content: 'x', isError: false }) as const;
+    agent.actor.send(result(first!.id));
+    const length = agent.context().dialogue.length;
+    agent.actor.send(result('no-such-call'));
+    agent.actor.send(result(first!.id));
+    expect(agent.context().dialogue.length).toBe(length);
+    expect(agent.key()).toBe('running.working.acting awaiting=1');
   });
 
   it('reports exactly once when cancelled, with the cancel reason', () => {

@@ -104,11 +104,12 @@ describe('payloads', () => {
 });
 
 describe('agentStateKey', () => {
-  const context = { awaiting: [] as string[], closeRequested: false, step: 0, input: { maxSteps: undefined as number | undefined }, status: undefined, stopReason: undefined, inbox: null as AgentContext['inbox'] };
+  const pending = (n: number) => ({ pendingCalls: () => Array.from({ length: n }, (_, i) => ({ id: `c${i}`, name: 't', arguments: {} })) });
+  const context = { dialogue: pending(0), closeRequested: false, step: 0, input: { maxSteps: undefined as number | undefined }, status: undefined, stopReason: undefined, inbox: null as AgentContext['inbox'] };
 
   it('keys active states by what the guards read', () => {
     expect(agentStateKey({ value: { running: 'idle' }, status: 'active', context })).toBe('running.idle');
-    expect(agentStateKey({ value: { running: { working: 'acting' } }, status: 'active', context: { ...context, awaiting: ['a', 'b'], closeRequested: true, step: 1, input: { maxSteps: 2 } } })).toBe(
+    expect(agentStateKey({ value: { running: { working: 'acting' } }, status: 'active', context: { ...context, dialogue: pending(2), closeRequested: true, step: 1, input: { maxSteps: 2 } } })).toBe(
       'running.working.acting awaiting=2 close-requested step=1/2',
     );
     const inbox = { item: { text: 'hi', origin: { kind: 'person' as const } }, next: null, size: 1 };
