@@ -9,6 +9,7 @@
  */
 import { and, assign, fromCallback, fromPromise, setup, stopChild } from 'xstate';
 import { Dialogue } from '../src/dialogue/dialogue.js';
+import type { DialogueView } from '../src/dialogue/types.js';
 import { userEntry, assistantEntry, toolResultEntry } from '../src/dialogue/entry.js';
 import { addUsage, ZERO_USAGE } from '../src/model/adapter.js';
 import { composeInitialTask } from '../src/request/compose-task.js';
@@ -53,8 +54,8 @@ export const agentMachine = setup({
   actions: {
     /** Runtime hook: the agent entered `running` and becomes addressable. */
     publishInDirectory: () => {},
-    /** Runtime hook: release the slot and path, deliver the result exactly once. */
-    releaseAndReport: (_, _params: { result: AgentResult }) => {},
+    /** Runtime hook: release the slot and path, deliver the result exactly once (and retain the final dialogue). */
+    releaseAndReport: (_, _params: { result: AgentResult; dialogue: DialogueView }) => {},
     /** A subagent's actor ended abnormally; the runtime has already delivered its result. */
     noteSubagentEnded: () => {},
     /** Runtime hook: a continuable agent finished a turn and is idle again. */
@@ -426,12 +427,12 @@ export const agentMachine = setup({
     settled: {
       type: 'final',
       description: 'Completed or failed; slot released, path unpublished, result delivered once.',
-      entry: { type: 'releaseAndReport', params: ({ context }) => ({ result: resultOf(context) }) },
+      entry: { type: 'releaseAndReport', params: ({ context }) => ({ result: resultOf(context), dialogue: context.dialogue }) },
     },
     cancelled: {
       type: 'final',
       description: 'Stopped from outside, denied by a hook, or failed before running; result delivered once.',
-      entry: ['markCancelled', { type: 'releaseAndReport', params: ({ context }) => ({ result: resultOf(context) }) }],
+      entry: ['markCancelled', { type: 'releaseAndReport', params: ({ context }) => ({ result: resultOf(context), dialogue: context.dialogue }) }],
     },
   },
 });

@@ -28,6 +28,7 @@ export type {
   Runtime,
   RuntimeEvents,
   RuntimeOptions,
+  RetentionPolicy,
   RuntimeTool,
   SpawnHandle,
   SpawnPolicyDecision,

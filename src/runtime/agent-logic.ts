@@ -136,7 +136,7 @@ export function createAgentLogic(core: RuntimeCore) {
     },
     actions: {
       publishInDirectory: ({ context }) => core.published(context.input.path),
-      releaseAndReport: (_, params) => core.finished(params.result),
+      releaseAndReport: (_, params) => core.finished(params.result, params.dialogue),
       reportTurn: (_, params) => core.turnEnded(params.report),
     },
   });

@@ -16,6 +16,7 @@ import { sanitizeInspectionEvent } from '../inspect/sanitize.js';
 import { stateValueString } from '../inspect/state-value.js';
 import { ROOT_PATH } from './paths.js';
 import { Registry, type AgentRecord } from './registry.js';
+import { RetentionStore } from './retention.js';
 import { resolveLimits } from '../policy/limits.js';
 import { Roles } from './roles.js';
 import { Confirmer, type ConfirmInput } from './confirm.js';
@@ -37,7 +38,8 @@ export class RuntimeCore {
   readonly logic: AgentLogic;
   readonly sessionId: string;
   readonly now: () => number;
-  readonly results: AgentResult[] = [];
+  /** Settled agents' results and final dialogues, bounded by the host's retention policy. */
+  readonly retention: RetentionStore;
   readonly projectContext: string | undefined;
   readonly summarizer: Summarizer;
   private readonly confirmer: Confirmer;
@@ -49,6 +51,7 @@ export class RuntimeCore {
 
   constructor(readonly options: RuntimeOptions) {
     this.registry = new Registry(resolveLimits(options.limits));
+    this.retention = new RetentionStore(options.retention);
     this.now = options.now ?? Date.now;
     this.sessionId = options.sessionId ?? `session_${nanoid(12)}`;
     this.heads = new Heads(options);
@@ -107,6 +110,23 @@ export class RuntimeCore {
     return actor ? (actor.getSnapshot() as { context: AgentContext }).context.dialogue : undefined;
   }
 
+  /**
+   * The final dialogue of a settled agent, while the retention policy keeps it (the frozen
+   * value it ended with, not a copy). Undefined for live, unknown, released or trimmed paths.
+   */
+  settledDialogue(path: string): DialogueView | undefined {
+    return this.retention.settledDialogue(path);
+  }
+
+  /**
+   * Drops what is retained about a settled agent (its result and final dialogue). Returns
+   * whether anything was retained. A live agent cannot be released: cancel or close it first.
+   */
+  release(path: string): boolean {
+    if (this.registry.get(path)) throw new RuntimeError('invalid_arguments', `agent ${path} is still live; cancel or close it before releasing it`);
+    return this.retention.release(path);
+  }
+
   /** The state string of a live agent. */
   stateOf(path: string): string | undefined {
     const actor = this.registry.get(path)?.actor;
@@ -138,12 +158,15 @@ export class RuntimeCore {
       error: (error: unknown) => {
         this.setNotBusy(record.path);
         if (context) {
-          this.finished({
-            ...resultOf(context, this.now()),
-            status: 'failed',
-            stopReason: 'internal_error',
-            error: `internal error in ${record.path}: ${error instanceof Error ? error.message : String(error)}`,
-          });
+          this.finished(
+            {
+              ...resultOf(context, this.now()),
+              status: 'failed',
+              stopReason: 'internal_error',
+              error: `internal error in ${record.path}: ${error instanceof Error ? error.message : String(error)}`,
+            },
+            context.dialogue,
+          );
         }
         this.emit('change', { path: record.path, state: 'settled' });
       },
@@ -174,7 +197,7 @@ export class RuntimeCore {
    * Exactly once per agent: live descendants are cancelled first, then the path and slot
    * are released, then the result goes to the caller or the parent's inbox.
    */
-  finished(reported: AgentResult): void {
+  finished(reported: AgentResult, dialogue?: DialogueView): void {
     const record = this.registry.get(reported.path);
     if (!record || record.delivered) return;
     record.delivered = true;
@@ -182,7 +205,7 @@ export class RuntimeCore {
     for (const child of [...record.children]) this.cancel(child, `${reported.path} finished`);
     const result: AgentResult = { ...reported, elapsedMs: Math.max(0, this.now() - record.reservedAt) };
     this.registry.release(record.path, { path: record.path, status: result.status, stopReason: result.stopReason });
-    this.results.push(result);
+    this.retention.add(result, dialogue);
     this.emit('result', result);
     const waiters = this.resultWaiters.get(record.path);
     this.resultWaiters.delete(record.path);
@@ -213,8 +236,10 @@ export class RuntimeCore {
   /** A promise of an agent's one result (already delivered results resolve at once). */
   resultOf(path: string): Promise<AgentResult> {
     if (!this.registry.get(path)) {
-      const done = this.results.findLast((r) => r.path === path);
+      const done = this.retention.get(path)?.result;
       if (done) return Promise.resolve(done);
+      const tomb = this.registry.tombstone(path);
+      if (tomb) return Promise.reject(new RuntimeError('unknown_agent', `agent ${path} has settled and its result is no longer retained (released or trimmed by the retention policy)`));
       return Promise.reject(new RuntimeError('unknown_agent', `no agent at ${path}`));
     }
     return new Promise((resolve) => {

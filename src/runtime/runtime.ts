@@ -35,8 +35,9 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     stateOf: (path) => core.stateOf(path),
     result: (path) => core.resultOf(path),
     get results() {
-      return core.results;
+      return core.retention.results();
     },
+    release: (path) => core.release(path),
     whenQuiet: () => core.whenQuiet(),
     on: (type, listener) => core.on(type, listener),
     get slotsInUse() {

@@ -13,10 +13,12 @@ import type { Limits } from '../policy/limits.js';
 import type { HostTool } from '../request/host-tool.js';
 import type { PresetCatalog } from '../request/preset.js';
 import type { RoleDefinition } from './roles.js';
+import type { RetentionPolicy } from './retention.js';
 import type { ConfirmCallback } from '../policy/confirmation.js';
 import type { AccessCapability, CapabilityCatalog } from '../policy/capabilities.js';
 
 export type { AgentResult, Delivery, Lifetime, TurnReport };
+export type { RetentionPolicy };
 
 /** What a task hook sees. */
 export interface TaskHookInput {
@@ -132,6 +134,11 @@ export interface RuntimeOptions {
   readonly now?: () => number;
   /** Session id; generated when omitted. */
   readonly sessionId?: string;
+  /**
+   * How many settled agents the runtime keeps (results and final dialogues). Default: all of
+   * them; a long-lived host sets a bound or calls `release(path)`. See {@link RetentionPolicy}.
+   */
+  readonly retention?: RetentionPolicy;
 }
 
 /** One live agent as `list_agents` and hosts see it. */
@@ -218,8 +225,23 @@ export interface Runtime {
   stateOf(path: string): string | undefined;
   /** The one result of an agent (waits for it if still live). */
   result(path: string): Promise<AgentResult>;
-  /** Every result delivered so far, in order. */
+  /**
+   * Results of settled agents in settlement order, as far as the retention policy keeps them
+   * (every one by default). A frozen array; read it again to see later results.
+   */
   readonly results: readonly AgentResult[];
+  /**
+   * Forgets a settled agent: drops its retained result and final dialogue. Returns whether
+   * anything was retained. Throws a RuntimeError (`invalid_arguments`) for a live agent.
+   *
+   * @example
+   * ```ts
+   * const result = await runtime.result('/root/research');
+   * store(result);
+   * runtime.release('/root/research'); // a long-lived host keeps memory flat
+   * ```
+   */
+  release(path: string): boolean;
   /** Resolves when no agent is working (all idle or finished). */
   whenQuiet(): Promise<void>;
   /** Subscribes to runtime events; returns the unsubscribe function. */
