@@ -42,6 +42,11 @@ export type {
   TurnReport,
 } from './runtime/types.js';
 
+// Durable sessions: the journal's storage (Postgres is the `subagent-actors/postgres` entry).
+export { StoreError, type JournalRecord, type SessionStore, type StoreErrorCode } from './store/types.js';
+export { createJsonlStore, openJsonlStore, JsonlSessionStore, type FsyncPolicy, type JsonlStoreOptions } from './store/jsonl.js';
+export { JOURNAL_FORMAT } from './store/format.js';
+
 // The agent statechart, for harnesses that embed it and for inspection.
 export { agentMachine, resultOf } from '../machines/agent.machine.js';
 export type {

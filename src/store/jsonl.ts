@@ -1,0 +1,232 @@
+/**
+ * The embedded journal: one JSON Lines file per session (`<dir>/<sessionId>.jsonl`), no server.
+ *
+ * Durability policy. Appended records are written to the file (one `write`) at the end of the
+ * current event-loop turn, so a process crash (even SIGKILL) loses at most the records of that
+ * turn, and whatever is lost is a suffix: the journal is always a prefix of what happened.
+ * `fsync` decides when the operating system is made to put them on disk as well:
+ * - `'interval'` (default): at most `fsyncIntervalMs` (default 1000 ms) after a write, and on
+ *   `flush()` and `close()`: a power loss loses at most that window;
+ * - `'always'`: after every write (slow; the journal is then as durable as the disk);
+ * - `'never'`: only on `close()` (tests, scratch sessions).
+ *
+ * Opening reads the file: a torn last line (a write cut short by a crash) is dropped and the
+ * file is truncated to the last whole line; any other line that is not a journal record is an
+ * error naming the file and the line, and nothing is appended until the host repairs it (or
+ * opens with `repair: true`, which drops that line and everything after it).
+ */
+import { closeSync, existsSync, fdatasyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { nanoid } from 'nanoid';
+import { FailureState } from './failure.js';
+import { parseRecord, sessionHeader } from './format.js';
+import { acquireLock } from './jsonl-lock.js';
+import { StoreError, type JournalRecord, type SessionStore } from './types.js';
+
+/** When the JSON Lines store forces its writes to disk. */
+export type FsyncPolicy = 'always' | 'interval' | 'never';
+
+/** Options of {@link createJsonlStore} and {@link openJsonlStore}. */
+export interface JsonlStoreOptions {
+  /** The directory holding the session files (created if missing). */
+  readonly dir: string;
+  /** The session id; for {@link openJsonlStore} optional when `dir` holds exactly one journal. */
+  readonly sessionId?: string;
+  /** When writes are forced to disk (default `'interval'`). */
+  readonly fsync?: FsyncPolicy;
+  /** The longest a written record waits for its fsync under `'interval'` (default 1000 ms). */
+  readonly fsyncIntervalMs?: number;
+  /** The host's decision on a corrupt journal: drop the bad line and everything after it. */
+  readonly repair?: boolean;
+  /** Time source for the session header. Default `Date.now`. */
+  readonly now?: () => number;
+}
+
+const SUFFIX = '.jsonl';
+
+/**
+ * Starts the journal of a new session. Refuses a session whose file exists.
+ *
+ * @example
+ * ```ts
+ * const store = createJsonlStore({ dir: './sessions' });
+ * const runtime = createRuntime({ model, store });
+ * ```
+ */
+export function createJsonlStore(options: JsonlStoreOptions): JsonlSessionStore {
+  mkdirSync(options.dir, { recursive: true });
+  const sessionId = options.sessionId ?? `session_${nanoid(12)}`;
+  const file = join(options.dir, `${sessionId}${SUFFIX}`);
+  const release = acquireLock(file);
+  try {
+    if (existsSync(file)) throw new StoreError('session_exists', `${file} already exists; resume it with openJsonlStore instead`);
+    const fd = openSync(file, 'wx');
+    const store = new JsonlSessionStore(file, fd, sessionId, [], release, options);
+    store.append(sessionHeader(sessionId, (options.now ?? Date.now)()));
+    store.writePending();
+    return store;
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
+
+/**
+ * Opens an existing session's journal for resuming: takes the lock, reads every record
+ * (dropping a torn last line) and appends after them.
+ *
+ * @example
+ * ```ts
+ * const store = openJsonlStore({ dir: './sessions' });
+ * const runtime = await resumeRuntime({ model, store });
+ * ```
+ */
+export function openJsonlStore(options: JsonlStoreOptions): JsonlSessionStore {
+  const sessionId = options.sessionId ?? onlySession(options.dir);
+  const file = join(options.dir, `${sessionId}${SUFFIX}`);
+  if (!existsSync(file)) throw new StoreError('unknown_session', `no journal ${file}`);
+  const release = acquireLock(file);
+  try {
+    const { records, validBytes } = readJournal(file, options.repair === true);
+    const fd = openSync(file, 'r+');
+    ftruncateSync(fd, validBytes);
+    const header = records[0];
+    if (header?.['sessionId'] !== sessionId) {
+      closeSync(fd);
+      throw new StoreError('corrupt_journal', `${file}:1: the header names session ${JSON.stringify(header?.['sessionId'])}, not ${sessionId}`);
+    }
+    return new JsonlSessionStore(file, fd, sessionId, records, release, options, validBytes);
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
+
+function onlySession(dir: string): string {
+  const names = existsSync(dir) ? readdirSync(dir).filter((n) => n.endsWith(SUFFIX)) : [];
+  if (names.length !== 1) {
+    throw new StoreError('unknown_session', `${dir} holds ${names.length} journals (${names.join(', ') || 'none'}); name the session to open`);
+  }
+  return names[0]!.slice(0, -SUFFIX.length);
+}
+
+/** Reads the records of a journal file; `validBytes` is where whole, valid lines end. */
+export function readJournal(file: string, repair: boolean): { records: JournalRecord[]; validBytes: number } {
+  const bytes = readFileSync(file);
+  const records: JournalRecord[] = [];
+  let start = 0;
+  let line = 0;
+  while (start < bytes.length) {
+    const end = bytes.indexOf(0x0a, start);
+    // No newline: the last write was cut short by a crash. Drop it, never fatal.
+    if (end < 0) break;
+    line++;
+    try {
+      records.push(parseRecord(bytes.toString('utf8', start, end), `${file}:${line}`, records.length === 0));
+    } catch (error) {
+      if (!repair || (error as StoreError).code === 'newer_format') throw error;
+      break;
+    }
+    start = end + 1;
+  }
+  if (records.length === 0) throw new StoreError('corrupt_journal', `${file}:1: the journal has no session header`);
+  return { records, validBytes: start };
+}
+
+/** A session journal in one JSON Lines file. */
+export class JsonlSessionStore implements SessionStore {
+  readonly location: string;
+  private pending: string[] = [];
+  private scheduled = false;
+  private unsynced = false;
+  private syncTimer: NodeJS.Timeout | undefined;
+  private readonly state: FailureState;
+  private readonly fsync: FsyncPolicy;
+  private readonly fsyncIntervalMs: number;
+
+  /** @internal Use {@link createJsonlStore} or {@link openJsonlStore}. */
+  constructor(
+    readonly file: string,
+    private fd: number,
+    readonly sessionId: string,
+    readonly loaded: readonly JournalRecord[],
+    private readonly releaseLock: () => void,
+    options: JsonlStoreOptions,
+    private position = 0,
+  ) {
+    this.location = file;
+    this.state = new FailureState(file);
+    this.fsync = options.fsync ?? 'interval';
+    this.fsyncIntervalMs = options.fsyncIntervalMs ?? 1000;
+  }
+
+  get failure(): StoreError | undefined {
+    return this.state.error;
+  }
+
+  append(record: JournalRecord): void {
+    this.state.check();
+    this.pending.push(`${JSON.stringify(record)}\n`);
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => this.writePending());
+    }
+  }
+
+  /** Writes queued records to the file now (one write); fsyncs per the policy. */
+  writePending(): void {
+    this.scheduled = false;
+    if (this.pending.length === 0 || this.state.error) return;
+    const chunk = Buffer.from(this.pending.join(''), 'utf8');
+    this.pending = [];
+    try {
+      let offset = 0;
+      while (offset < chunk.length) offset += writeSync(this.fd, chunk, offset, chunk.length - offset, this.position + offset);
+      this.position += chunk.length;
+      this.unsynced = true;
+      if (this.fsync === 'always') this.syncNow();
+      else if (this.fsync === 'interval' && !this.syncTimer) {
+        this.syncTimer = setTimeout(() => {
+          this.syncTimer = undefined;
+          this.syncNow();
+        }, this.fsyncIntervalMs);
+        this.syncTimer.unref();
+      }
+    } catch (error) {
+      this.state.fail(new StoreError('store_failed', `cannot write ${this.file}: ${error instanceof Error ? error.message : String(error)}`, { cause: error }));
+    }
+  }
+
+  private syncNow(): void {
+    if (!this.unsynced || this.state.error) return;
+    try {
+      fdatasyncSync(this.fd);
+      this.unsynced = false;
+    } catch (error) {
+      this.state.fail(new StoreError('store_failed', `cannot sync ${this.file}: ${error instanceof Error ? error.message : String(error)}`, { cause: error }));
+    }
+  }
+
+  async flush(): Promise<void> {
+    this.writePending();
+    if (this.fsync !== 'never') this.syncNow();
+    if (this.state.error) throw this.state.error;
+  }
+
+  async close(): Promise<void> {
+    if (this.state.closed) return;
+    this.writePending();
+    this.syncNow();
+    this.state.closed = true;
+    if (this.syncTimer) clearTimeout(this.syncTimer);
+    this.syncTimer = undefined;
+    closeSync(this.fd);
+    this.fd = -1;
+    this.releaseLock();
+    if (this.state.error) throw this.state.error;
+  }
+
+  onFailure(listener: (error: StoreError) => void): () => void {
+    return this.state.on(listener);
+  }
+}
