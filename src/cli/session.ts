@@ -83,7 +83,8 @@ export async function runDemoSession(options: DemoSessionOptions): Promise<DemoS
   const ms = (n: number): number => Math.round(n * scale);
   const clock = options.clock ?? systemClock;
 
-  const loaded = await loadDefinitions([{ path: options.agentsDir ?? AGENTS_DIR, scope: 'examples' }]);
+  // Strict: the demo's own roles must all load.
+  const loaded = await loadDefinitions([{ path: options.agentsDir ?? AGENTS_DIR, scope: 'examples' }], { strict: true });
   const watch = new SessionWatch();
   const live = options.liveModel;
   const model = live ? undefined : scriptedModel(demoScript({ ms, watch }), { clock, cache: true });

@@ -24,7 +24,7 @@ export interface DefinitionSource {
  * value is deeply frozen.
  */
 export interface AgentDefinition {
-  /** The role name a spawn passes as `role`: lowercase letters, digits, `-` and `_`. */
+  /** The role name a spawn passes as `role`: lowercase letters, digits, `-`, `_` and inner dots. */
   readonly name: string;
   /** When to use this role; shown to the parent model. */
   readonly description: string;
@@ -53,8 +53,13 @@ export interface AgentDefinition {
   readonly source: DefinitionSource;
 }
 
-/** The rule agent names follow; the same rule as spawn task names (DESIGN §4). */
-export const AGENT_NAME_PATTERN = /^[a-z0-9_-]+$/;
+/**
+ * The rule agent (role) names follow: lowercase letters, digits, `-` and `_`, in segments
+ * joined by single dots, as Claude Code accepts them (`powershell-5.1-expert`). A role name
+ * is a label, never a path segment, so dots are harmless; spawn task names keep the stricter
+ * rule because they become paths.
+ */
+export const AGENT_NAME_PATTERN = /^[a-z0-9_-]+(?:\.[a-z0-9_-]+)*$/;
 
 /** Whether `name` is a valid agent (role) name. */
 export function isValidAgentName(name: string): boolean {

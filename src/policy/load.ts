@@ -16,12 +16,27 @@ export interface DefinitionDirectory {
   readonly scope: string;
 }
 
+/** Options of {@link loadDefinitions}. */
+export interface LoadDefinitionsOptions {
+  /**
+   * Make any error fatal: the first file that cannot be read or parsed (or a duplicate
+   * name) throws its {@link DefinitionError}. Off by default, so one bad file never hides
+   * the good ones.
+   */
+  readonly strict?: boolean;
+}
+
 /** What a load found. */
 export interface LoadedDefinitions {
   /** Definitions by name, the winning one for each name. */
   readonly definitions: Map<string, AgentDefinition>;
   /** Unknown keys, YAML warnings and shadowed definitions, each naming its file(s). */
   readonly warnings: string[];
+  /**
+   * Files that were refused, each a {@link DefinitionError} with `file`, `line`, `key` and
+   * `message`, in the order they were read. Their definitions are not in `definitions`.
+   */
+  readonly errors: DefinitionError[];
 }
 
 /**
@@ -36,15 +51,29 @@ export interface LoadedDefinitions {
  * the project is the home directory) is read once.
  *
  * A missing directory (or a path that is not a directory) is skipped silently, since most
- * projects have only some of these folders. Anything else fails loudly so users fix it:
- * an unreadable directory or file, or a malformed file, throws.
+ * projects have only some of these folders. Anything else is an error the user should fix:
+ * an unreadable directory or file, a malformed file, or a second file of one directory with
+ * the same name (the first, in name order, is kept). Errors are collected in `errors` and
+ * the load goes on with the next file, so one bad file never hides the good ones; with
+ * `strict: true` the first error throws instead.
  *
- * @throws DefinitionError `read_failed`, `duplicate_name`, or any parse error.
+ * @example
+ * ```ts
+ * const { definitions, warnings, errors } = await loadDefinitions([{ path: '.claude/agents', scope: 'project' }]);
+ * for (const error of errors) console.error(error.message); // file:line: key "k": what is wrong
+ * ```
+ *
+ * @throws DefinitionError only with `strict`: `read_failed`, `duplicate_name`, or any parse error.
  */
-export async function loadDefinitions(dirs: readonly DefinitionDirectory[]): Promise<LoadedDefinitions> {
+export async function loadDefinitions(dirs: readonly DefinitionDirectory[], options: LoadDefinitionsOptions = {}): Promise<LoadedDefinitions> {
   const definitions = new Map<string, AgentDefinition>();
   const warnings: string[] = [];
+  const errors: DefinitionError[] = [];
   const seenDirs = new Set<string>();
+  const refuse = (error: unknown): void => {
+    if (options.strict === true || !(error instanceof DefinitionError)) throw error;
+    errors.push(error);
+  };
 
   for (const dir of dirs) {
     const absolute = resolve(dir.path);
@@ -52,17 +81,32 @@ export async function loadDefinitions(dirs: readonly DefinitionDirectory[]): Pro
     seenDirs.add(absolute);
 
     const inThisDir = new Map<string, AgentDefinition>();
-    for (const file of await listMarkdownFiles(dir.path)) {
-      const text = await readText(file);
-      const definition = parseDefinition(text, { file, scope: dir.scope, onWarning: (message) => warnings.push(message) });
+    let files: string[];
+    try {
+      files = await listMarkdownFiles(dir.path, refuse);
+    } catch (error) {
+      refuse(error);
+      continue;
+    }
+    for (const file of files) {
+      let definition: AgentDefinition;
+      try {
+        definition = await readDefinition(file, dir.scope, warnings);
+      } catch (error) {
+        refuse(error);
+        continue;
+      }
       const sibling = inThisDir.get(definition.name);
       if (sibling !== undefined) {
-        throw new DefinitionError({
-          code: 'duplicate_name',
-          file,
-          key: 'name',
-          detail: `agent "${definition.name}" is already defined by ${sibling.source.file} in the same directory`,
-        });
+        refuse(
+          new DefinitionError({
+            code: 'duplicate_name',
+            file,
+            key: 'name',
+            detail: `agent "${definition.name}" is already defined by ${sibling.source.file} in the same directory`,
+          }),
+        );
+        continue;
       }
       inThisDir.set(definition.name, definition);
 
@@ -76,11 +120,22 @@ export async function loadDefinitions(dirs: readonly DefinitionDirectory[]): Pro
       }
     }
   }
-  return { definitions, warnings };
+  return { definitions, warnings, errors };
 }
 
-/** The `*.md` files directly in `dir`, sorted; `[]` when the directory does not exist. */
-async function listMarkdownFiles(dir: string): Promise<string[]> {
+/** Reads and parses one file; its warnings go to `warnings` only when it parses. */
+async function readDefinition(file: string, scope: string, warnings: string[]): Promise<AgentDefinition> {
+  const own: string[] = [];
+  const definition = parseDefinition(await readText(file), { file, scope, onWarning: (message) => own.push(message) });
+  warnings.push(...own);
+  return definition;
+}
+
+/**
+ * The `*.md` files directly in `dir`, sorted; `[]` when the directory does not exist. An
+ * entry that cannot be followed goes to `onEntryError`, and the listing goes on.
+ */
+async function listMarkdownFiles(dir: string, onEntryError: (error: unknown) => void): Promise<string[]> {
   let entries: Dirent[];
   try {
     entries = await readdir(dir, { withFileTypes: true });
@@ -92,7 +147,11 @@ async function listMarkdownFiles(dir: string): Promise<string[]> {
   for (const entry of entries) {
     if (!entry.name.endsWith('.md')) continue;
     const file = join(dir, entry.name);
-    if (entry.isFile() || (entry.isSymbolicLink() && (await isFileBehindLink(file)))) files.push(file);
+    try {
+      if (entry.isFile() || (entry.isSymbolicLink() && (await isFileBehindLink(file)))) files.push(file);
+    } catch (error) {
+      onEntryError(error);
+    }
   }
   // readdir order is the file system's; sorting makes loads and warnings reproducible.
   return files.sort();

@@ -16,6 +16,7 @@ import type { AgentDefinition, Delivery, DefinitionSource, Lifetime } from './de
 import { isValidAgentName } from './definition.js';
 import { DefinitionError, formatLocated } from './definition-error.js';
 import { splitFrontMatter } from './front-matter.js';
+import { quoteProblemValues } from './yaml-fallback.js';
 import { splitToolList } from './tool-name.js';
 
 /** Where the text came from, plus an optional sink for non-fatal findings. */
@@ -115,16 +116,35 @@ export function parseDefinition(text: string, options: ParseDefinitionOptions): 
 
 /** Parses the YAML into key → value with key lines; rejects syntax errors and duplicates. */
 function readFields(yaml: string, firstLine: number, file: string, onWarning: ((message: string) => void) | undefined): Map<string, Field> {
-  const lineCounter = new LineCounter();
+  let lineCounter = new LineCounter();
   // uniqueKeys off: duplicates are reported below with the key's name, which yaml's own
   // error does not carry.
-  const doc = parseDocument(yaml, { lineCounter, prettyErrors: false, uniqueKeys: false });
+  let doc = parseDocument(yaml, { lineCounter, prettyErrors: false, uniqueKeys: false });
+  // Reads `lineCounter` when called, so it follows the retry below (same line count).
   const lineAt = (offset: number): number => lineCounter.linePos(offset).line + firstLine - 1;
 
   const [syntax] = doc.errors;
   if (syntax !== undefined) {
-    const hint = syntax.code === 'BLOCK_AS_IMPLICIT_KEY' ? ' (quote a value that contains ": ")' : '';
-    throw new DefinitionError({ code: 'yaml_syntax', file, line: lineAt(syntax.pos[0]), detail: `invalid YAML: ${syntax.message}${hint}` }, { cause: syntax });
+    // Claude Code's second chance: quote unquoted values that hold ": " and the like, retry.
+    const retry = quoteProblemValues(yaml);
+    const retryCounter = new LineCounter();
+    const retried = retry.quoted.length > 0 ? parseDocument(retry.text, { lineCounter: retryCounter, prettyErrors: false, uniqueKeys: false }) : undefined;
+    if (retried === undefined || retried.errors.length > 0) {
+      const hint = syntax.code === 'BLOCK_AS_IMPLICIT_KEY' ? ' (quote a value that contains ": ")' : '';
+      throw new DefinitionError({ code: 'yaml_syntax', file, line: lineAt(syntax.pos[0]), detail: `invalid YAML: ${syntax.message}${hint}` }, { cause: syntax });
+    }
+    for (const { index, key } of retry.quoted) {
+      onWarning?.(
+        formatLocated({
+          file,
+          line: index + firstLine,
+          key,
+          detail: 'the unquoted value is not valid YAML (it holds ": " or another special character); it was read as quoted text, as Claude Code reads it. Quote the value to silence this warning',
+        }),
+      );
+    }
+    doc = retried;
+    lineCounter = retryCounter;
   }
   for (const warning of doc.warnings) {
     onWarning?.(formatLocated({ file, line: lineAt(warning.pos[0]), detail: `YAML warning: ${warning.message}` }));
@@ -210,7 +230,7 @@ function readName(reader: FieldReader, file: string): string {
     if (isValidAgentName(fromFile)) return fromFile;
     return reader.fail(
       'name',
-      `is required (the file name "${fromFile}" cannot stand in: an agent name uses lowercase letters, digits, "-" and "_")`,
+      `is required (the file name "${fromFile}" cannot stand in: an agent name uses lowercase letters, digits, "-" and "_", dots only between them)`,
       'missing_key',
     );
   }
@@ -222,7 +242,7 @@ function readAgentName(value: unknown): ReadResult<string> {
   if (!text.ok) return text;
   return isValidAgentName(text.value)
     ? text
-    : bad(`expected lowercase letters, digits, "-" and "_", got ${describe(value)}`);
+    : bad(`expected lowercase letters, digits, "-" and "_" (dots only between them), got ${describe(value)}`);
 }
 
 function readNonEmptyString(value: unknown): ReadResult<string> {

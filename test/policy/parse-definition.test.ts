@@ -193,10 +193,10 @@ describe('parseDefinition: errors name the file, the line and the key', () => {
       message: 'agents/reviewer.md:1: the front matter opened here is never closed by a "---" line',
     },
     {
-      title: 'a YAML syntax error, with a hint for unquoted colons',
-      text: md(['name: a', 'description: Use when: reviewing']),
-      code: 'yaml_syntax', line: 3,
-      message: 'agents/reviewer.md:3: invalid YAML: Nested mappings are not allowed in compact mappings (quote a value that contains ": ")',
+      title: 'a YAML syntax error the quoting retry cannot fix, with a hint for unquoted colons',
+      text: md(['name: a', 'description:', '  Use when: reviewing', '  - x']),
+      code: 'yaml_syntax', line: 5,
+      message: 'agents/reviewer.md:5: invalid YAML: A block sequence may not be used as an implicit map key (quote a value that contains ": ")',
     },
     {
       title: 'an unclosed quote',
@@ -240,7 +240,7 @@ describe('parseDefinition: errors name the file, the line and the key', () => {
       title: 'a missing name with an unusable file name',
       text: md(['description: d']), file: 'agents/Code Reviewer.md',
       code: 'missing_key', line: 1, key: 'name',
-      message: 'agents/Code Reviewer.md:1: key "name": is required (the file name "Code Reviewer" cannot stand in: an agent name uses lowercase letters, digits, "-" and "_")',
+      message: 'agents/Code Reviewer.md:1: key "name": is required (the file name "Code Reviewer" cannot stand in: an agent name uses lowercase letters, digits, "-" and "_", dots only between them)',
     },
     {
       title: 'an empty name',
@@ -252,7 +252,7 @@ describe('parseDefinition: errors name the file, the line and the key', () => {
       title: 'a name with capitals and spaces',
       text: md(['name: Code Reviewer', 'description: d']),
       code: 'invalid_value', line: 2, key: 'name',
-      message: 'agents/reviewer.md:2: key "name": expected lowercase letters, digits, "-" and "_", got "Code Reviewer"',
+      message: 'agents/reviewer.md:2: key "name": expected lowercase letters, digits, "-" and "_" (dots only between them), got "Code Reviewer"',
     },
     {
       title: 'a numeric model',
@@ -361,8 +361,42 @@ describe('parseDefinition: errors name the file, the line and the key', () => {
 });
 
 describe('agent names', () => {
-  it('allows lowercase letters, digits, "-" and "_" only', () => {
-    for (const name of ['a', 'code-reviewer', 'x_2', '007']) expect(isValidAgentName(name), name).toBe(true);
-    for (const name of ['', 'A', 'a b', 'a/b', 'a.md', 'é']) expect(isValidAgentName(name), name).toBe(false);
+  it('allows lowercase letters, digits, "-" and "_", with dots only between them', () => {
+    for (const name of ['a', 'code-reviewer', 'x_2', '007', 'powershell-5.1-expert', 'a.md']) expect(isValidAgentName(name), name).toBe(true);
+    for (const name of ['', 'A', 'a b', 'a/b', '.a', 'a.', 'a..b', '..', 'é']) expect(isValidAgentName(name), name).toBe(false);
+  });
+});
+
+describe('the quoting retry for unquoted ": "', () => {
+  const parse = (lines: readonly string[]) => {
+    const warnings: string[] = [];
+    const definition = parseDefinition(md(lines), { ...opts(), onWarning: (w) => warnings.push(w) });
+    return { definition, warnings };
+  };
+
+  it('reads the value as text and warns on its line, naming the key', () => {
+    const { definition, warnings } = parse(['name: a', 'description: Use when: reviewing a "diff" \\ or a patch', 'maxTurns: 3']);
+    expect(definition.description).toBe('Use when: reviewing a "diff" \\ or a patch');
+    expect(definition.maxTurns).toBe(3);
+    expect(warnings).toEqual([expect.stringMatching(/^agents\/reviewer\.md:3: key "description": the unquoted value is not valid YAML/)]);
+  });
+
+  it('leaves valid YAML alone: no retry, no warning', () => {
+    const { definition, warnings } = parse(['name: a', 'description: "Use when: quoted"', 'tools: [Read, Grep]']);
+    expect(definition.description).toBe('Use when: quoted');
+    expect(warnings).toEqual([]);
+  });
+
+  it('keeps lists and block scalars as structure in the retry', () => {
+    const { definition, warnings } = parse(['name: a', 'description: Use when: x', 'tools: [Read, Grep]', 'contexts: |', '  none']);
+    expect(definition.tools).toEqual(['Read', 'Grep']);
+    expect(definition.contexts).toEqual(['none']);
+    expect(warnings).toHaveLength(1);
+  });
+
+  it('quotes every line the retry needs and warns once per line', () => {
+    const { definition, warnings } = parse(['name: a', 'description: Use when: x', 'model: big: fast']);
+    expect(definition.model).toBe('big: fast');
+    expect(warnings.map((w) => w.split(':')[1])).toEqual(['3', '4']);
   });
 });
