@@ -111,6 +111,7 @@ export { defineHostTool, type HostTool } from './request/host-tool.js';
 export { PresetError, resolvePreset, type Preset, type PresetCatalog, type PresetDefinition } from './request/preset.js';
 export { buildSystemConfiguration, hasTool, type ToolFilter } from './request/system.js';
 export { forkTaskWrapper, independentTaskText } from './request/wrapper.js';
+export { agentToolSchema, DEFAULT_ROLE_CATALOG_LIMITS, roleCatalogText, type CatalogRole, type RoleCatalogLimits } from './request/role-catalog.js';
 export { assembleRequest, comparePrefix, type PrefixComparison, type PrefixMismatch } from './request/prefix.js';
 
 // Models.

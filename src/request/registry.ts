@@ -9,10 +9,16 @@ import type { ToolSchema } from './types.js';
  * Builds a registry from the built-in tools followed by `tools` (schemas, or defined tools
  * carrying one). Throws a `TypeError` when two tools share a name: a head with two schemas of
  * one name is invalid for providers and ambiguous for the model.
+ *
+ * `builtins` replaces the built-in schemas, for a runtime whose `Agent` tool carries its role
+ * catalog (see `role-catalog.ts`); it must keep their names and order.
  */
-export function createToolRegistry(tools: Iterable<ToolSchema | { readonly schema: ToolSchema }> = []): ToolRegistry {
+export function createToolRegistry(
+  tools: Iterable<ToolSchema | { readonly schema: ToolSchema }> = [],
+  builtins: readonly ToolSchema[] = BUILTIN_TOOL_SCHEMAS,
+): ToolRegistry {
   const registry = new Map<string, ToolSchema>();
-  for (const item of [...BUILTIN_TOOL_SCHEMAS, ...tools]) {
+  for (const item of [...builtins, ...tools]) {
     const schema = 'schema' in item ? item.schema : item;
     if (registry.has(schema.name)) throw new TypeError(`Two tools are named ${schema.name}`);
     registry.set(schema.name, schema);

@@ -54,8 +54,8 @@ export class RuntimeCore {
     this.retention = new RetentionStore(options.retention);
     this.now = options.now ?? Date.now;
     this.sessionId = options.sessionId ?? `session_${nanoid(12)}`;
-    this.heads = new Heads(options);
     this.roles = new Roles(options);
+    this.heads = new Heads({ ...options, roleCatalog: this.roles.catalog });
     this.confirmer = new Confirmer(options);
     this.projectContext = options.projectContext;
     this.summarizer = summarizerFor(options);

@@ -9,6 +9,8 @@
 import { effectiveToolNames } from '../policy/tool-filter.js';
 import { resolvePreset, type Preset, type PresetCatalog, type PresetDefinition } from '../request/preset.js';
 import { createToolRegistry } from '../request/registry.js';
+import { agentToolSchema } from '../request/role-catalog.js';
+import { BUILTIN_TOOL_SCHEMAS } from '../request/tools.js';
 import { buildSystemConfiguration, type ToolRegistry } from '../request/system.js';
 import { BUILTIN_TOOL_NAMES } from '../request/tool-names.js';
 import type { SystemConfiguration } from '../request/types.js';
@@ -35,8 +37,14 @@ export class Heads {
     readonly tools?: readonly RuntimeTool[];
     readonly presets?: PresetCatalog;
     readonly preset?: string;
+    /** The role catalog for the `Agent` tool's description, fixed for the runtime's life. */
+    readonly roleCatalog?: string;
   }) {
-    this.registry = createToolRegistry(options.tools ?? []);
+    const agent = agentToolSchema(options.roleCatalog ?? '');
+    this.registry = createToolRegistry(
+      options.tools ?? [],
+      BUILTIN_TOOL_SCHEMAS.map((schema) => (schema.name === agent.name ? agent : schema)),
+    );
     const defaultPreset: PresetDefinition = {
       name: DEFAULT_PRESET,
       systemPrompt: options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,

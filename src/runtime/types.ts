@@ -12,6 +12,7 @@ import type { Effort } from '../request/types.js';
 import type { Limits } from '../policy/limits.js';
 import type { HostTool } from '../request/host-tool.js';
 import type { PresetCatalog } from '../request/preset.js';
+import type { RoleCatalogLimits } from '../request/role-catalog.js';
 import type { RoleDefinition } from './roles.js';
 import type { RetentionPolicy } from './retention.js';
 import type { ConfirmCallback } from '../policy/confirmation.js';
@@ -114,6 +115,12 @@ export interface RuntimeOptions {
   readonly tools?: readonly RuntimeTool[];
   /** Agent definitions spawns may name as `role`; without them a role is a plain label. */
   readonly roles?: Iterable<RoleDefinition>;
+  /**
+   * How the `Agent` tool's description lists `roles` (name and description, sorted by name,
+   * fixed when the runtime starts): the cap on its size, or `false` to leave it out. See
+   * `docs/agent-definitions.md` for the rule.
+   */
+  readonly roleCatalog?: RoleCatalogLimits | false;
   /** The project's trusted context (`AGENTS.md` text) given to independent subagents. */
   readonly projectContext?: string;
   /** Asks the host before a subagent gets a risky capability its parent lacks. */

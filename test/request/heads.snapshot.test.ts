@@ -12,6 +12,8 @@ import { createToolRegistry } from '../../src/request/registry.js';
 import { requestHeadHash, requestPrefixBytes, serializeHead, serializeMessage, serializeModelFrame, serializeRequest, sharedRequestPrefix } from '../../src/request/serialize.js';
 import type { ModelRequest } from '../../src/request/types.js';
 import { forkTaskWrapper, independentTaskText } from '../../src/request/wrapper.js';
+import { agentToolSchema, roleCatalogText } from '../../src/request/role-catalog.js';
+import { BUILTIN_TOOL_SCHEMAS } from '../../src/request/tools.js';
 import { ALL_TOOLS, seq } from './helpers.js';
 
 const presets = {
@@ -135,5 +137,21 @@ describe('request heads', () => {
     expect(serializeRequest(next).startsWith(serializeRequest(first).slice(0, requestPrefixBytes(first)))).toBe(true);
     expect(sharedRequestPrefix(first, next)).toBeGreaterThanOrEqual(requestPrefixBytes(first));
     expect(describeChild(next)).toMatchSnapshot();
+  });
+
+  it('role catalog in the Agent tool (parent and fork share it byte for byte; a role without Agent drops it)', () => {
+    const catalog = roleCatalogText([
+      { name: 'reviewer', description: 'Reviews a change for defects; reports file and line.' },
+      { name: 'docs.writer', description: 'Drafts documentation.' },
+    ]);
+    const withCatalog = createToolRegistry([], BUILTIN_TOOL_SCHEMAS.map((s) => (s.name === 'Agent' ? agentToolSchema(catalog) : s)));
+    const rootSystem = buildSystemConfiguration({ preset: resolvePreset('base', presets), registry: withCatalog });
+    const root = assembleRequest({ system: rootSystem, messages: seq(parentEntries), model: MODEL, effort: 'high' });
+    const fork = assembleRequest({ system: rootSystem, messages: seq([...parentEntries, forkTask('all', rootSystem)]), model: MODEL, effort: 'high' });
+    expect(serializeHead(fork.system)).toBe(serializeHead(root.system));
+    expect(sharedRequestPrefix(root, fork)).toBeGreaterThanOrEqual(requestPrefixBytes(root));
+    const noAgent = buildSystemConfiguration({ preset: resolvePreset('base', presets), registry: withCatalog, filter: { deny: ['Agent'] } });
+    expect(serializeHead(noAgent)).not.toContain('Roles:');
+    expect(serializeHead(rootSystem).split('\n').find((frame) => frame.includes('"name":"Agent"'))).toMatchSnapshot('Agent tool frame');
   });
 });
