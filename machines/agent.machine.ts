@@ -11,7 +11,7 @@ import { and, assign, fromCallback, fromPromise, setup, stopChild } from 'xstate
 import { Dialogue } from '../src/dialogue/dialogue.js';
 import type { DialogueView } from '../src/dialogue/types.js';
 import { userEntry, assistantEntry, toolResultEntry } from '../src/dialogue/entry.js';
-import { addUsage, ZERO_USAGE } from '../src/model/adapter.js';
+import { addUsage, requestUsage, ZERO_USAGE } from '../src/model/adapter.js';
 import { composeInitialTask } from '../src/request/compose-task.js';
 import type {
   AgentContext,
@@ -142,7 +142,7 @@ export const agentMachine = setup({
       dialogue = dialogue.append(assistantEntry({ text: response.text, toolCalls: response.toolCalls }));
       return {
         dialogue,
-        usage: addUsage(context.usage, response.usage),
+        usage: addUsage(context.usage, params.output.usage ?? requestUsage(response.usage)),
         lastText: response.text,
         step: context.step + 1,
       };
@@ -167,9 +167,11 @@ export const agentMachine = setup({
     }),
     /** Reaps the finished tool's actor, so no finished child stays in the snapshot. */
     reapToolActor: stopChild(({ event }) => (event.type === 'tool.result' ? toolActorId(event.callId) : '')),
-    /** Applies a compaction the host asked for. */
+    /** Applies a compaction the host asked for, counting what writing it cost. */
     applyCompaction: assign(({ context, event }) =>
-      event.type === 'compaction.apply' ? { dialogue: context.dialogue.append(event.entry) } : {},
+      event.type === 'compaction.apply'
+        ? { dialogue: context.dialogue.append(event.entry), usage: event.usage ? addUsage(context.usage, event.usage) : context.usage }
+        : {},
     ),
     /** Remembers a close request that arrived mid-turn; the agent settles when the turn ends. */
     requestClose: assign({ closeRequested: true }),
@@ -448,7 +450,14 @@ function errorText(error: unknown): string {
 }
 
 function turnReportOf(context: AgentContext): TurnReport {
-  return { path: context.input.path, turn: context.turnsCompleted, text: context.lastText, openedBy: context.turnOpenedBy };
+  return {
+    path: context.input.path,
+    turn: context.turnsCompleted,
+    text: context.lastText,
+    openedBy: context.turnOpenedBy,
+    usage: context.usage,
+    subtreeUsage: context.usage,
+  };
 }
 
 /** The result an agent reports from its current context. */
@@ -466,6 +475,7 @@ export function resultOf(context: AgentContext, now: number = Date.now()): Agent
     elapsedMs: Math.max(0, now - context.input.startedAt),
     sessionId: context.input.sessionId,
     usage: context.usage,
+    subtreeUsage: context.usage,
     turns: context.turnsCompleted,
     prefixShared: context.input.prefix.shared,
     prefixReasons: context.input.prefix.reasons,

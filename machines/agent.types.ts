@@ -131,6 +131,11 @@ export interface SampleInput {
 export interface SampleOutput {
   readonly response: ModelResponse;
   readonly compaction: CompactionEntry | undefined;
+  /**
+   * What this step cost when that is more than the reply as one request: retried attempts, or
+   * the compaction written first. Default: `requestUsage(response.usage)`.
+   */
+  readonly usage?: Usage;
 }
 
 /** Input of `executeTool` (one call). */
@@ -145,7 +150,7 @@ export type AgentEvent =
   | { readonly type: 'close' }
   | { readonly type: 'inbox'; readonly item: InboxItem }
   | { readonly type: 'tool.result'; readonly callId: string; readonly toolName: string; readonly content: string; readonly isError: boolean }
-  | { readonly type: 'compaction.apply'; readonly entry: CompactionEntry; readonly basedOn: number }
+  | { readonly type: 'compaction.apply'; readonly entry: CompactionEntry; readonly basedOn: number; readonly usage?: Usage }
   | { readonly type: `xstate.error.actor.${string}`; readonly error: unknown };
 
 /** What a subagent reports back exactly once: final text plus compact metadata. */
@@ -160,7 +165,13 @@ export interface AgentResult {
   readonly error: string | undefined;
   readonly elapsedMs: number;
   readonly sessionId: string;
+  /** What this agent's own model work cost: replies, retries, background generation, compactions. */
   readonly usage: Usage;
+  /**
+   * `usage` plus every subagent's, recursively. The machine alone knows only itself (it
+   * reports `usage` here); the runtime fills in the subtree.
+   */
+  readonly subtreeUsage: Usage;
   readonly turns: number;
   readonly prefixShared: boolean;
   readonly prefixReasons: readonly string[];
@@ -172,4 +183,8 @@ export interface TurnReport {
   readonly turn: number;
   readonly text: string;
   readonly openedBy: UserOrigin | undefined;
+  /** The agent's own usage so far (all its turns). */
+  readonly usage: Usage;
+  /** `usage` plus its subagents' so far; filled in by the runtime (the machine reports `usage`). */
+  readonly subtreeUsage: Usage;
 }

@@ -115,7 +115,17 @@ export { agentToolSchema, DEFAULT_ROLE_CATALOG_LIMITS, roleCatalogText, type Cat
 export { assembleRequest, comparePrefix, type PrefixComparison, type PrefixMismatch } from './request/prefix.js';
 
 // Models.
-export { addUsage, ZERO_USAGE, type ModelAdapter, type ModelResponse, type SampleContext, type Usage } from './model/adapter.js';
+export {
+  addUsage,
+  requestUsage,
+  ZERO_USAGE,
+  type ModelAdapter,
+  type ModelResponse,
+  type ReplyUsage,
+  type SampleContext,
+  type Usage,
+} from './model/adapter.js';
+export { checkPriceTable, costOf, type ModelPrice, type PriceTable } from './model/prices.js';
 export { scriptedModel, type ScriptedCall, type ScriptedModel, type ScriptedModelOptions } from './model/scripted.js';
 export type { PathScript, Script, ScriptFn, ScriptReply, ScriptRule, ScriptToolCall, SummaryScript, TurnScript } from './model/script.js';
 export { manualClock, systemClock, type Clock, type ManualClock } from './model/clock.js';

@@ -2,7 +2,7 @@
  * Small text helpers for the command line: colors, durations, truncation, and the final
  * report of every subagent's result.
  */
-import type { AgentResult } from '../index.js';
+import type { AgentResult, Usage } from '../index.js';
 
 /** A place text goes: `process.stdout`, or a test's collecting sink. */
 export interface TextSink {
@@ -157,14 +157,24 @@ export function formatResult(result: AgentResult, options: ResultFormat): string
   const lines = [
     p.bold(result.path),
     `  ${result.role ? `role ${result.role}` : 'no role'} · context ${result.context} · ${status} · stop ${result.stopReason} · ${number(Math.round(result.elapsedMs))} ms · ${turns}`,
-    `  usage: input ${number(u.inputTokens)} · output ${number(u.outputTokens)} · cache read ${number(u.cacheReadTokens)} · cache write ${number(u.cacheWriteTokens)}`,
-    `  prefix shared: ${prefix}`,
+    `  usage: ${usageLine(u)}`,
   ];
+  // Only subagents that delegated themselves have a subtree worth a second line.
+  if (result.subtreeUsage.requests !== u.requests) lines.push(`  with its subagents: ${usageLine(result.subtreeUsage)}`);
+  lines.push(`  prefix shared: ${prefix}`);
   if (result.error !== undefined) lines.push(`  ${p.dim(`note: ${result.error}`)}`);
   const text = truncate(result.text, options.maxText ?? 280);
   if (text === '') lines.push(`  ${p.dim('│ (no final text)')}`);
   else for (const line of wrap(text, (options.width ?? 96) - 4)) lines.push(`  ${p.dim('│')} ${line}`);
   return lines;
+}
+
+/** Tokens, requests (and retries, cost when known) of a usage value, on one line. */
+export function usageLine(u: Usage): string {
+  const requests = `${number(u.requests)} ${u.requests === 1 ? 'request' : 'requests'}`;
+  const retries = u.retries > 0 ? ` (${number(u.retries)} retried)` : '';
+  const cost = u.cost !== undefined ? ` · cost ${u.cost.toFixed(4)}` : '';
+  return `input ${number(u.inputTokens)} · output ${number(u.outputTokens)} · cache read ${number(u.cacheReadTokens)} · cache write ${number(u.cacheWriteTokens)} · ${requests}${retries}${cost}`;
 }
 
 /** The end-of-session report: every subagent's one result, in delivery order. */

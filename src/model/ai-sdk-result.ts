@@ -3,7 +3,7 @@
  */
 import type { LanguageModelV3FinishReason, LanguageModelV3GenerateResult, LanguageModelV3Usage } from '@ai-sdk/provider';
 import type { JsonValue, ToolCall } from '../dialogue/entry.js';
-import type { ModelResponse, Usage } from './adapter.js';
+import type { ModelResponse, ReplyUsage } from './adapter.js';
 
 /**
  * Parses a V3 tool-call input (a JSON string). Blank input means no arguments (some providers
@@ -21,10 +21,10 @@ export function parseToolInput(input: string): JsonValue {
 }
 
 /**
- * V3 usage → {@link Usage}. `inputTokens` is the whole input (cached part included); when a
+ * V3 usage → {@link ReplyUsage}. `inputTokens` is the whole input (cached part included); when a
  * provider reports no total it is rebuilt from its parts. Unreported counts are 0.
  */
-export function fromV3Usage(usage: LanguageModelV3Usage): Usage {
+export function fromV3Usage(usage: LanguageModelV3Usage): ReplyUsage {
   const input = usage.inputTokens;
   const cacheReadTokens = input.cacheRead ?? 0;
   const cacheWriteTokens = input.cacheWrite ?? 0;

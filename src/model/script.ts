@@ -3,7 +3,7 @@
  */
 import type { JsonValue } from '../dialogue/entry.js';
 import type { ModelRequest } from '../request/types.js';
-import type { SampleContext, Usage } from './adapter.js';
+import type { ReplyUsage, SampleContext } from './adapter.js';
 import type { SummaryInput } from './summarizer.js';
 
 /** A tool call a scripted reply makes. Without `id`, a deterministic one is generated. */
@@ -19,7 +19,7 @@ export interface ScriptReply {
   readonly text?: string;
   readonly toolCalls?: readonly ScriptToolCall[];
   /** Explicit usage; missing fields are 0. Without it, usage is simulated (option `cache`) or zero. */
-  readonly usage?: Partial<Usage>;
+  readonly usage?: Partial<ReplyUsage>;
   /** Delay before the reply (or the failure) arrives; overrides the model's default latency. */
   readonly latencyMs?: number;
   /** Reject the request with an Error carrying this message (after the latency). */
@@ -40,7 +40,7 @@ export type TurnScript = readonly ScriptStep[] | ScriptFn;
 /** A summary reply: the background text and, optionally, its cost, latency or failure. */
 export interface SummaryReply {
   readonly text: string;
-  readonly usage?: Partial<Usage>;
+  readonly usage?: Partial<ReplyUsage>;
   readonly latencyMs?: number;
   readonly fail?: string;
 }

@@ -5,8 +5,7 @@
 import type { ToolCall } from '../dialogue/entry.js';
 import type { ModelRequest } from '../request/types.js';
 import { throwIfAborted } from './abort.js';
-import type { ModelAdapter, ModelResponse, SampleContext, Usage } from './adapter.js';
-import { ZERO_USAGE } from './adapter.js';
+import type { ModelAdapter, ModelResponse, ReplyUsage, SampleContext } from './adapter.js';
 import { scriptedCallId } from './call-ids.js';
 import type { Clock } from './clock.js';
 import { systemClock } from './clock.js';
@@ -60,7 +59,7 @@ export function missingSummaryText(agentPath: string): string {
   return `(no summary script for ${agentPath})`;
 }
 
-const withZeros = (usage: Partial<Usage>): Usage => ({ ...ZERO_USAGE, ...usage });
+const withZeros = (usage: Partial<ReplyUsage>): ReplyUsage => ({ inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, ...usage });
 
 /** Output tokens of a reply, estimated like the cache estimates input: 4 bytes a token. */
 function estimateOutputTokens(text: string, toolCalls: readonly ToolCall[]): number {
@@ -151,7 +150,7 @@ export function scriptedModel(script: Script, options: ScriptedModelOptions = {}
                 cacheReadTokens: simulated.cacheReadTokens,
                 cacheWriteTokens: simulated.cacheWriteTokens,
               }
-            : ZERO_USAGE;
+            : withZeros({});
       return {
         text,
         toolCalls,

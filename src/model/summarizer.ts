@@ -6,7 +6,7 @@
 import { userEntry } from '../dialogue/entry.js';
 import type { EntrySeq } from '../dialogue/types.js';
 import type { Effort } from '../request/types.js';
-import type { ModelAdapter, Usage } from './adapter.js';
+import type { ModelAdapter, ReplyUsage } from './adapter.js';
 import { EntrySeqBuilder } from '../dialogue/entry-seq.js';
 
 /** What a summary is made from. */
@@ -22,7 +22,7 @@ export interface SummaryInput {
 /** A generated background and what generating it cost. */
 export interface SummaryResult {
   readonly text: string;
-  readonly usage: Usage;
+  readonly usage: ReplyUsage;
 }
 
 /**

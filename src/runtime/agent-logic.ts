@@ -18,7 +18,7 @@ import type {
 import { assistantEntry, compactionEntry, type CompactionEntry } from '../dialogue/entry.js';
 import type { Dialogue } from '../dialogue/dialogue.js';
 import type { DialogueView } from '../dialogue/types.js';
-import { ZERO_USAGE, type ModelResponse } from '../model/adapter.js';
+import { addUsage, requestUsage, ZERO_USAGE, type ModelResponse, type Usage } from '../model/adapter.js';
 import { EntryView } from '../dialogue/entry-seq.js';
 import { modelSummarizer, type Summarizer } from '../model/summarizer.js';
 import { serializeRequest } from '../request/serialize.js';
@@ -46,8 +46,14 @@ function requestOf(input: SampleInput, dialogue: DialogueView): ModelRequest {
   return Object.freeze({ system: input.system, messages: dialogue.effective(), model: input.model, effort: input.effort });
 }
 
+/** A written compaction and what writing it cost. */
+export interface Compaction {
+  readonly entry: CompactionEntry;
+  readonly usage: Usage;
+}
+
 /** Writes a compaction before the request when the policy or the host asks for one. */
-async function maybeCompact(core: RuntimeCore, input: SampleInput, signal: AbortSignal): Promise<CompactionEntry | undefined> {
+async function maybeCompact(core: RuntimeCore, input: SampleInput, signal: AbortSignal): Promise<Compaction | undefined> {
   const record = core.registry.get(input.path);
   const policy = core.options.compaction;
   const forced = record?.compactRequested === true;
@@ -61,7 +67,7 @@ async function maybeCompact(core: RuntimeCore, input: SampleInput, signal: Abort
  * Summarizes everything before the active turn (or everything, between turns) into a
  * compaction entry anchored at the active turn's opening entry.
  */
-export async function compactDialogue(core: RuntimeCore, path: string, dialogue: DialogueView, signal: AbortSignal): Promise<CompactionEntry | undefined> {
+export async function compactDialogue(core: RuntimeCore, path: string, dialogue: DialogueView, signal: AbortSignal): Promise<Compaction | undefined> {
   const effective = dialogue.effective().toArray();
   const active = dialogue.activeTurn();
   const opener = active ? dialogue.at(active.start) : undefined;
@@ -69,8 +75,8 @@ export async function compactDialogue(core: RuntimeCore, path: string, dialogue:
   const cut = anchorId === null ? effective.length : effective.findIndex((e) => e.id === anchorId);
   const replaced = effective.slice(0, cut < 0 ? effective.length : cut);
   if (replaced.length === 0) return undefined;
-  const { text } = await core.summarizer.summarize({ entries: EntryView.of(replaced), task: COMPACTION_TASK, agentPath: path }, signal);
-  return compactionEntry({ summary: text, anchorId: cut < 0 ? null : anchorId });
+  const { text, usage } = await core.summarizer.summarize({ entries: EntryView.of(replaced), task: COMPACTION_TASK, agentPath: path }, signal);
+  return { entry: compactionEntry({ summary: text, anchorId: cut < 0 ? null : anchorId }), usage: requestUsage(usage) };
 }
 
 /**
@@ -110,11 +116,12 @@ export function createAgentLogic(core: RuntimeCore) {
       generateSummary: fromPromise<SummaryOutput, SummaryInput>(async ({ input, signal }) => {
         const entries = input.snapshot?.summarizerInput;
         if (!entries || entries.length === 0) return { text: '(the delegating agent had no conversation to summarize)', usage: ZERO_USAGE };
-        return core.summarizer.summarize({ entries, task: input.task, agentPath: input.path }, signal);
+        const summary = await core.summarizer.summarize({ entries, task: input.task, agentPath: input.path }, signal);
+        return { text: summary.text, usage: requestUsage(summary.usage) };
       }),
       sampleModel: fromPromise<SampleOutput, SampleInput>(async ({ input, signal }) => {
         const compaction = await maybeCompact(core, input, signal);
-        const dialogue = compaction ? input.dialogue.append(compaction) : input.dialogue;
+        const dialogue = compaction ? input.dialogue.append(compaction.entry) : input.dialogue;
         const response = await core.options.model.sample(requestOf(input, dialogue), {
           signal,
           agentPath: input.path,
@@ -122,7 +129,8 @@ export function createAgentLogic(core: RuntimeCore) {
           step: input.step,
         });
         checkReply(dialogue, response);
-        return { response, compaction };
+        const usage = requestUsage(response.usage);
+        return { response, compaction: compaction?.entry, usage: compaction ? addUsage(compaction.usage, usage) : usage };
       }),
       executeTool: fromCallback<AgentEvent, ToolInput>(({ input, sendBack }) => {
         const controller = new AbortController();

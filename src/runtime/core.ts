@@ -21,6 +21,9 @@ import { resolveLimits } from '../policy/limits.js';
 import { Roles } from './roles.js';
 import { Confirmer, type ConfirmInput } from './confirm.js';
 import { settlementNotice, turnNotice } from './reports.js';
+import { UsageLedger, type UsageAccount } from './usage-ledger.js';
+import { checkPriceTable } from '../model/prices.js';
+import type { Usage } from '../model/adapter.js';
 import type { AgentInfo, AgentResult, CancelReport, CancelledAgent, FirstReportValue, RuntimeEvents, RuntimeOptions, RuntimeTool } from './types.js';
 
 type Listener<K extends keyof RuntimeEvents> = (event: RuntimeEvents[K]) => void;
@@ -48,10 +51,14 @@ export class RuntimeCore {
   private readonly busy = new Set<string>();
   private quietWaiters: Array<() => void> = [];
   private readonly hostTools: ReadonlyMap<string, RuntimeTool>;
+  readonly ledger: UsageLedger;
+  /** Usage accounts of live agents, by path. */
+  private readonly accounts = new Map<string, UsageAccount>();
 
   constructor(readonly options: RuntimeOptions) {
     this.registry = new Registry(resolveLimits(options.limits));
     this.retention = new RetentionStore(options.retention);
+    this.ledger = new UsageLedger(options.prices === undefined ? undefined : checkPriceTable(options.prices));
     this.now = options.now ?? Date.now;
     this.sessionId = options.sessionId ?? `session_${nanoid(12)}`;
     this.roles = new Roles(options);
@@ -66,6 +73,8 @@ export class RuntimeCore {
   /** Creates and starts the root agent (idle, published). */
   startRoot(): void {
     const record = this.registry.addRoot(ROOT_PATH, this.now());
+    const model = this.options.modelId ?? this.heads.presetOf(this.heads.root())?.defaults?.model ?? 'default';
+    this.openAccount(ROOT_PATH, null, model);
     const input: AgentInput = {
       path: ROOT_PATH,
       parentPath: null,
@@ -77,7 +86,7 @@ export class RuntimeCore {
       contextMode: 'none',
       framing: undefined,
       system: this.heads.root(),
-      model: this.options.modelId ?? this.heads.presetOf(this.heads.root())?.defaults?.model ?? 'default',
+      model,
       effort: this.heads.presetOf(this.heads.root())?.defaults?.effort,
       lifetime: 'continuable',
       delivery: 'caller',
@@ -138,15 +147,30 @@ export class RuntimeCore {
     return this.confirmer.confirm(request);
   }
 
-  /** Tracks busy/idle and tree changes of an agent's actor. */
+  /** Opens the usage account of an agent about to start (under its parent's account). */
+  openAccount(path: string, parentPath: string | null, model: string): void {
+    const parent = parentPath === null ? undefined : this.accounts.get(parentPath);
+    this.accounts.set(path, this.ledger.open(parent, model));
+  }
+
+  /** An agent's own and subtree usage so far (live agents only). */
+  usageOf(path: string): { readonly usage: Usage; readonly subtreeUsage: Usage } | undefined {
+    const account = this.accounts.get(path);
+    return account ? { usage: account.own, subtreeUsage: account.subtree } : undefined;
+  }
+
+  /** Tracks busy/idle, usage and tree changes of an agent's actor. */
   watch(record: AgentRecord): void {
     const actor = record.actor;
     if (!actor) return;
+    const account = this.accounts.get(record.path);
     let last = '';
     let context: AgentContext | undefined;
     actor.subscribe({
       next: (snapshot: { value: unknown; context: AgentContext }) => {
         context = snapshot.context;
+        // Usage is counted as it is spent, so a subtree total is current while agents run.
+        account?.set(context.usage);
         const state = stateValueString(snapshot.value);
         if (state === last) return;
         last = state;
@@ -203,7 +227,14 @@ export class RuntimeCore {
     record.delivered = true;
     // A finished agent leaves no live subagents behind.
     for (const child of [...record.children]) this.cancel(child, `${reported.path} finished`);
-    const result: AgentResult = { ...reported, elapsedMs: Math.max(0, this.now() - record.reservedAt) };
+    const account = this.accounts.get(record.path);
+    account?.set(reported.usage);
+    this.accounts.delete(record.path);
+    const result: AgentResult = {
+      ...reported,
+      elapsedMs: Math.max(0, this.now() - record.reservedAt),
+      ...(account ? { usage: account.own, subtreeUsage: account.subtree } : {}),
+    };
     this.registry.release(record.path, { path: record.path, status: result.status, stopReason: result.stopReason });
     this.retention.add(result, dialogue);
     this.emit('result', result);
@@ -216,7 +247,10 @@ export class RuntimeCore {
   }
 
   /** Runtime hook from the machine: a continuable agent finished a turn. */
-  turnEnded(report: TurnReport): void {
+  turnEnded(reported: TurnReport): void {
+    const account = this.accounts.get(reported.path);
+    account?.set(reported.usage);
+    const report: TurnReport = account ? { ...reported, usage: account.own, subtreeUsage: account.subtree } : reported;
     this.emit('turn', report);
     const record = this.registry.get(report.path);
     if (!record || record.parentPath === null) return;
@@ -350,9 +384,11 @@ export class RuntimeCore {
       return;
     }
     const dialogue = this.contextOf(path).dialogue;
-    const entry = await compactDialogue(this, path, dialogue, new AbortController().signal);
+    const compaction = await compactDialogue(this, path, dialogue, new AbortController().signal);
     // If a turn ran while the summary was written, the agent refuses it (basedOn differs).
-    if (entry && this.registry.get(path) === record) record.actor.send({ type: 'compaction.apply', entry, basedOn: dialogue.length });
+    if (compaction && this.registry.get(path) === record) {
+      record.actor.send({ type: 'compaction.apply', entry: compaction.entry, basedOn: dialogue.length, usage: compaction.usage });
+    }
   }
 
   /** Live agents, in reservation order (the root first). */

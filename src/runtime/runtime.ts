@@ -40,6 +40,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     release: (path) => core.release(path),
     whenQuiet: () => core.whenQuiet(),
     on: (type, listener) => core.on(type, listener),
+    usage: () => core.ledger.total(),
     get slotsInUse() {
       return core.registry.slotsInUse;
     },

@@ -96,6 +96,7 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
     task: request.message,
     now: core.now(),
   });
+  core.openAccount(path, parentPath, model);
 
   // 5. snapshot the parent's dialogue now (selection never waits) and start the actor.
   const snapshot = selectSnapshot(core.contextOf(parentPath).dialogue, spec, origin.triggeringCallId ? { triggeringCallId: origin.triggeringCallId } : {});

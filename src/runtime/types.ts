@@ -6,7 +6,8 @@ import type { AgentResult, Delivery, Lifetime, TurnReport } from '../../machines
 import type { ContextSpec } from '../context/types.js';
 import type { Attachment } from '../dialogue/entry.js';
 import type { DialogueView } from '../dialogue/types.js';
-import type { ModelAdapter } from '../model/adapter.js';
+import type { ModelAdapter, Usage } from '../model/adapter.js';
+import type { PriceTable } from '../model/prices.js';
 import type { Summarizer } from '../model/summarizer.js';
 import type { Effort } from '../request/types.js';
 import type { Limits } from '../policy/limits.js';
@@ -139,6 +140,13 @@ export interface RuntimeOptions {
   readonly onListenerError?: (error: unknown, event: keyof RuntimeEvents) => void;
   /** Time source for elapsed times. Default `Date.now`. */
   readonly now?: () => number;
+  /**
+   * Prices per model id (per million tokens). With a table, every usage the runtime reports
+   * (results, turn reports, `usage()`) carries a `cost`; an agent's background generation and
+   * compactions are priced at the agent's model. A total that includes spending at a model
+   * missing from the table has no `cost`. A malformed table throws a `TypeError`.
+   */
+  readonly prices?: PriceTable;
   /** Session id; generated when omitted. */
   readonly sessionId?: string;
   /**
@@ -253,6 +261,17 @@ export interface Runtime {
   whenQuiet(): Promise<void>;
   /** Subscribes to runtime events; returns the unsubscribe function. */
   on<K extends keyof RuntimeEvents>(type: K, listener: (event: RuntimeEvents[K]) => void): () => void;
+  /**
+   * The session's total usage so far: every agent's replies, retries, background generation
+   * and compactions, cancelled agents included; with `cost` when `prices` covers them.
+   *
+   * @example
+   * ```ts
+   * await runtime.whenQuiet();
+   * const { inputTokens, requests, cost } = runtime.usage();
+   * ```
+   */
+  usage(): Usage;
   /** Slots held by live subagents (reserved or running). */
   readonly slotsInUse: number;
   /** Stops the whole session (cancels the root's subtree). */

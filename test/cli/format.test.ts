@@ -13,7 +13,8 @@ const result = (overrides: Partial<AgentResult> = {}): AgentResult => ({
   error: undefined,
   elapsedMs: 1234.4,
   sessionId: 's',
-  usage: { inputTokens: 1500, outputTokens: 20, cacheReadTokens: 300, cacheWriteTokens: 1200 },
+  usage: { inputTokens: 1500, outputTokens: 20, cacheReadTokens: 300, cacheWriteTokens: 1200, requests: 2, retries: 0 },
+  subtreeUsage: { inputTokens: 1500, outputTokens: 20, cacheReadTokens: 300, cacheWriteTokens: 1200, requests: 2, retries: 0 },
   turns: 1,
   prefixShared: false,
   prefixReasons: ['tool_filter'],
@@ -26,7 +27,7 @@ describe('format', () => {
     expect(lines).toEqual([
       '/root/audit',
       '  role reviewer · context none · completed · stop completed · 1,234 ms · 1 turn',
-      '  usage: input 1,500 · output 20 · cache read 300 · cache write 1,200',
+      '  usage: input 1,500 · output 20 · cache read 300 · cache write 1,200 · 2 requests',
       '  prefix shared: no (tool_filter)',
       '  │ Found it.',
     ]);

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { assistantEntry, toolResultEntry, userEntry } from '../../src/dialogue/entry.js';
-import { ZERO_USAGE } from '../../src/model/adapter.js';
+// A scripted reply reports tokens only; the runtime counts requests.
+const ZERO_USAGE = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
 import { pathHash, scriptedCallId } from '../../src/model/call-ids.js';
 import { manualClock } from '../../src/model/clock.js';
 import { EntryView } from '../../src/dialogue/entry-seq.js';

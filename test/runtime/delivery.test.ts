@@ -95,7 +95,8 @@ describe('delivery and lifetime', () => {
     rt.prompt('q');
     await rt.whenQuiet();
     const result = await (await rt.spawn('/root', { task_name: 's', message: 'go', context: 'summary' })).result;
-    expect(result.usage).toEqual({ inputTokens: 10, outputTokens: 3, cacheReadTokens: 0, cacheWriteTokens: 0 });
+    // Two requests: the background and the reply.
+    expect(result.usage).toEqual({ inputTokens: 10, outputTokens: 3, cacheReadTokens: 0, cacheWriteTokens: 0, requests: 2, retries: 0 });
   });
 
   it('results carry the metadata of DESIGN section 6 and no transcript', async () => {
@@ -105,10 +106,10 @@ describe('delivery and lifetime', () => {
     const handle = await rt.spawn('/root', { task_name: 'm', message: 'measure', role: 'analyst' });
     const result = await handle.result;
     expect(Object.keys(result).sort()).toEqual(
-      ['context', 'contextMode', 'elapsedMs', 'error', 'path', 'prefixReasons', 'prefixShared', 'role', 'sessionId', 'status', 'stopReason', 'text', 'turns', 'usage'].sort(),
+      ['context', 'contextMode', 'elapsedMs', 'error', 'path', 'prefixReasons', 'prefixShared', 'role', 'sessionId', 'status', 'stopReason', 'subtreeUsage', 'text', 'turns', 'usage'].sort(),
     );
     expect(result).toMatchObject({ text: 'final', role: 'analyst', path: '/root/m', sessionId: 'sess-1', status: 'completed' });
-    expect(result.usage).toEqual({ inputTokens: 10, outputTokens: 2, cacheReadTokens: 4, cacheWriteTokens: 0 });
+    expect(result.usage).toEqual({ inputTokens: 10, outputTokens: 2, cacheReadTokens: 4, cacheWriteTokens: 0, requests: 1, retries: 0 });
     expect(result.elapsedMs).toBeGreaterThan(0);
   });
 });
