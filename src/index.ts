@@ -24,6 +24,7 @@ export type {
   CompactionPolicy,
   Delivery,
   FirstReportValue,
+  HostRoot,
   Lifetime,
   Runtime,
   RuntimeEvents,
@@ -38,6 +39,7 @@ export type {
   TaskHookDecision,
   TaskHookInput,
   ToolExecutionContext,
+  ToolCallOutcome,
   ToolOutput,
   TurnReport,
 } from './runtime/types.js';

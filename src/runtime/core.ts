@@ -262,6 +262,7 @@ export class RuntimeCore {
   }
 
   private deliverToInbox(to: string, text: string, from: string): void {
+    if (this.hostRuns(to)) return this.options.hostRoot?.deliver({ text, origin: { kind: 'notice', from } });
     const target = this.registry.get(to);
     if (!target?.actor || target.phase !== 'published') return;
     target.actor.send({ type: 'inbox', item: { text, origin: { kind: 'notice', from } } });
@@ -361,12 +362,25 @@ export class RuntimeCore {
     const path = this.resolveTarget(to);
     if (path === from) throw new RuntimeError('not_permitted', `${from} cannot send a message to itself`);
     const record = this.addressable(path);
-    record.actor.send({ type: 'inbox', item: { text: message, origin: { kind: 'message', from } } });
+    if (this.hostRuns(path)) this.options.hostRoot?.deliver({ text: message, origin: { kind: 'message', from } });
+    else record.actor.send({ type: 'inbox', item: { text: message, origin: { kind: 'message', from } } });
     return path;
+  }
+
+  /** Whether the host runs this agent's loop (the root, with a {@link HostRoot}). */
+  hostRuns(path: string): boolean {
+    return path === ROOT_PATH && this.options.hostRoot !== undefined;
+  }
+
+  /** The dialogue subagents of `path` are snapshotted from: the host's, for a host-run root. */
+  snapshotSource(path: string): DialogueView {
+    const host = this.hostRuns(path) ? this.options.hostRoot?.dialogue() : undefined;
+    return host ?? this.contextOf(path).dialogue;
   }
 
   /** A person's message to an agent (the root by default). */
   prompt(text: string, to: string = ROOT_PATH): void {
+    if (this.hostRuns(to)) throw new RuntimeError('not_permitted', 'the host runs the root agent\'s loop (hostRoot): prompt the root through the host');
     const record = this.addressable(to);
     record.actor.send({ type: 'inbox', item: { text, origin: { kind: 'person' } } });
   }

@@ -7,6 +7,7 @@ import type { FieldHints } from '../request/tool-args.js';
 import { RuntimeCore } from './core.js';
 import { ROOT_PATH } from './paths.js';
 import { spawnSubagent } from './spawn.js';
+import { executeTool } from './tools.js';
 import type { Runtime, RuntimeOptions, RuntimeTool, ToolExecutionContext, ToolOutput } from './types.js';
 
 /**
@@ -26,6 +27,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
         ...(opts?.lifetime ? { lifetime: opts.lifetime } : {}),
         ...(opts?.signal ? { signal: opts.signal } : {}),
       }),
+    callTool: (path, call, opts) => executeTool(core, { path, call }, opts?.signal ?? new AbortController().signal),
     send: (from, to, message) => void core.send(from, to, message),
     cancel: (path, reason) => core.cancel(path, reason),
     close: (path) => core.close(path),

@@ -99,7 +99,7 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
   core.openAccount(path, parentPath, model);
 
   // 5. snapshot the parent's dialogue now (selection never waits) and start the actor.
-  const snapshot = selectSnapshot(core.contextOf(parentPath).dialogue, spec, origin.triggeringCallId ? { triggeringCallId: origin.triggeringCallId } : {});
+  const snapshot = selectSnapshot(core.snapshotSource(parentPath), spec, origin.triggeringCallId ? { triggeringCallId: origin.triggeringCallId } : {});
   const prefix = comparePrefix({ system: parentContext.input.system, model: parentContext.input.model }, { system: head, model });
   const input: AgentInput = {
     path,

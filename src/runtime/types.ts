@@ -2,9 +2,9 @@
  * The runtime's public shapes: options, handles, reports.
  */
 import type { InspectionEvent, Observer } from 'xstate';
-import type { AgentResult, Delivery, Lifetime, TurnReport } from '../../machines/agent.types.js';
+import type { AgentResult, Delivery, InboxItem, Lifetime, TurnReport } from '../../machines/agent.types.js';
 import type { ContextSpec } from '../context/types.js';
-import type { Attachment } from '../dialogue/entry.js';
+import type { Attachment, ToolCall } from '../dialogue/entry.js';
 import type { DialogueView } from '../dialogue/types.js';
 import type { ModelAdapter, Usage } from '../model/adapter.js';
 import type { PriceTable } from '../model/prices.js';
@@ -81,6 +81,37 @@ export interface SpawnPolicyDecision {
   readonly inheritsExtensions?: boolean;
 }
 
+/**
+ * A root agent whose loop the host runs itself, as a coding harness does (the Pi extension is
+ * one). The runtime keeps the root addressable and spawns its subagents, but never samples a
+ * model for it: snapshots for the root's subagents are taken from the host's dialogue, and
+ * whatever would enter the root's inbox (settlement notices, turn reports, messages) is handed
+ * to the host to feed into its own loop.
+ *
+ * @example
+ * ```ts
+ * const runtime = createRuntime({
+ *   model,
+ *   hostRoot: {
+ *     dialogue: () => myDialogue,
+ *     deliver: (item) => myLoop.followUp(item.text),
+ *   },
+ * });
+ * ```
+ */
+export interface HostRoot {
+  /** The root's dialogue as the host holds it now (the in-flight Agent call may be its last entry). */
+  dialogue(): DialogueView;
+  /** An item for the root's inbox; the host delivers it into its own loop (for example as a follow-up). */
+  deliver(item: InboxItem): void;
+}
+
+/** A tool call's outcome, as it enters the calling agent's dialogue. */
+export interface ToolCallOutcome {
+  readonly content: string;
+  readonly isError: boolean;
+}
+
 /** Automatic compaction: when a request would pass `maxRequestBytes`, summarize first. */
 export interface CompactionPolicy {
   readonly maxRequestBytes: number;
@@ -154,6 +185,8 @@ export interface RuntimeOptions {
    * them; a long-lived host sets a bound or calls `release(path)`. See {@link RetentionPolicy}.
    */
   readonly retention?: RetentionPolicy;
+  /** The host runs the root's loop itself (see {@link HostRoot}); `prompt` to the root is then refused. */
+  readonly hostRoot?: HostRoot;
 }
 
 /** One live agent as `list_agents` and hosts see it. */
@@ -224,6 +257,17 @@ export interface Runtime {
   prompt(text: string, options?: { readonly to?: string; readonly attachments?: readonly Attachment[] }): void;
   /** Starts a subagent under `parentPath` as the Agent tool would, with the host's options. */
   spawn(parentPath: string, request: SpawnRequest, options?: SpawnPolicyDecision & { readonly signal?: AbortSignal }): Promise<SpawnHandle>;
+  /**
+   * Runs one model tool call (a built-in such as `Agent`, or a host tool) on behalf of a live
+   * agent, as the agent machine would: for hosts that run an agent's loop themselves (see
+   * {@link HostRoot}). Never rejects: a bad call resolves as an error outcome the model can read.
+   *
+   * @example
+   * ```ts
+   * const outcome = await runtime.callTool('/root', { id: 'call_1', name: 'list_agents', arguments: {} });
+   * ```
+   */
+  callTool(path: string, call: ToolCall, options?: { readonly signal?: AbortSignal }): Promise<ToolCallOutcome>;
   /** Routes a `send_message` from one agent to another. Throws a RuntimeError on a bad target. */
   send(from: string, to: string, message: string): void;
   /** Cancels an agent's subtree, children first. Cancelling the root stops the session. */

@@ -1,0 +1,208 @@
+/**
+ * `piSubagents()`: a Pi extension that gives a Pi session this library's subagents.
+ *
+ * The Pi session is the root agent: Pi runs its loop, and the runtime runs every subagent.
+ * The extension registers the library's tools (`Agent`, `send_message`, `list_agents`,
+ * `cancel_agent`, `close_agent`) on the session with the library's own schemas; subagents
+ * sample the Pi session's model through pi-ai and call the Pi session's tools. A fork's
+ * request starts with the Pi session's last request, byte for byte: Pi's system prompt, Pi's
+ * tools in Pi's order, and the branch's messages as Pi sent them.
+ */
+import { join } from 'node:path';
+import type { ExtensionAPI, ExtensionContext, ExtensionFactory, ToolInfo } from '@earendil-works/pi-coding-agent';
+import type { TSchema } from '@earendil-works/pi-ai';
+import type { InboxItem } from '../../machines/agent.types.js';
+import { loadDefinitions } from '../policy/load.js';
+import { BUILTIN_TOOL_NAMES, type BuiltinToolName } from '../request/tool-names.js';
+import { BUILTIN_TOOL_SCHEMAS } from '../request/tools.js';
+import { ROOT_PATH, childPath } from '../runtime/paths.js';
+import { createRuntime } from '../runtime/runtime.js';
+import type { CancelReport, Runtime, RuntimeOptions } from '../runtime/types.js';
+import { NOTICE_TYPE, piBranchDialogue } from './branch.js';
+import { piModelAdapter } from './model.js';
+import { piBuiltinTools, piHostTools, type AnyPiToolDefinition } from './tools.js';
+
+/** Runtime options the extension passes through (the rest it derives from the Pi session). */
+export type PiRuntimeOptions = Omit<RuntimeOptions, 'model' | 'presets' | 'preset' | 'systemPrompt' | 'tools' | 'roles' | 'hostRoot'>;
+
+/** Options of {@link piSubagents}. */
+export interface PiSubagentsOptions {
+  /**
+   * Folders of agent definitions (roles), most specific first, relative to the session's
+   * working directory. Default: `.pi/agents`, then `.claude/agents`.
+   */
+  readonly agentDirs?: readonly string[];
+  /**
+   * Implementations of Pi tools beyond Pi's built-ins (tools other extensions register) that
+   * subagents may call. Without one, such a tool stays listed, so forks keep Pi's tool list,
+   * and calling it from a subagent is a tool error.
+   */
+  readonly tools?: readonly AnyPiToolDefinition[];
+  /** Runtime options: limits, defaults (delivery, lifetime, context), spawn policy, hooks, confirmation. */
+  readonly runtime?: PiRuntimeOptions;
+  /** Called with each runtime the extension creates (one per Pi session), for hosts and tests. */
+  readonly onRuntime?: (runtime: Runtime) => void;
+  /** Called with the report of the subagents `session_shutdown` stopped. */
+  readonly onShutdown?: (report: CancelReport) => void;
+}
+
+const SESSION_TOOL_NAMES: readonly BuiltinToolName[] = BUILTIN_TOOL_NAMES;
+
+/** How a message or notice for the Pi session reads: who sent it, in a form its text cannot forge. */
+function noticeText(item: InboxItem): string {
+  if (item.origin.kind !== 'message') return item.text;
+  return `<agent_message from=${JSON.stringify(item.origin.from)}>\n${item.text.replaceAll('</agent_message>', '<\\/agent_message>')}\n</agent_message>`;
+}
+
+/** One Pi session's runtime, created when the session first uses a subagent tool. */
+class PiSession {
+  context: ExtensionContext;
+  readonly runtime: Runtime;
+  private readonly progress = new Set<(path: string, text: string) => void>();
+
+  constructor(
+    private readonly pi: ExtensionAPI,
+    context: ExtensionContext,
+    options: PiSubagentsOptions,
+    roles: RuntimeOptions['roles'],
+  ) {
+    this.context = context;
+    const active = new Set(pi.getActiveTools());
+    const all = pi.getAllTools();
+    const byName = new Map<string, ToolInfo>(all.map((t) => [t.name, t]));
+    const order = pi.getActiveTools().filter((name) => byName.has(name));
+    const piTools = order.filter((name) => !(SESSION_TOOL_NAMES as readonly string[]).includes(name)).map((name) => byName.get(name)!);
+    const implementations = new Map(piBuiltinTools(context.cwd));
+    for (const tool of options.tools ?? []) implementations.set(tool.name, tool);
+    this.runtime = createRuntime({
+      ...options.runtime,
+      model: piModelAdapter({
+        model: () => this.context.model,
+        auth: async (model) => {
+          const auth = await this.context.modelRegistry.getApiKeyAndHeaders(model);
+          if (!auth.ok) throw new Error(auth.error);
+          return auth;
+        },
+        sessionId: () => this.context.sessionManager.getSessionId(),
+        tool: (name) => (active.has(name) ? byName.get(name) : undefined),
+        thinkingLevel: () => pi.getThinkingLevel(),
+      }),
+      presets: { pi: { name: 'pi', systemPrompt: context.getSystemPrompt(), tools: order } },
+      preset: 'pi',
+      tools: piHostTools({
+        tools: piTools,
+        implementations,
+        context: () => this.context,
+        onProgress: (path, tool, text) => this.emitProgress(path, `${tool}: ${text}`),
+      }),
+      ...(roles !== undefined ? { roles } : {}),
+      hostRoot: {
+        dialogue: () => piBranchDialogue(this.context.sessionManager.getBranch()),
+        deliver: (item) =>
+          this.pi.sendMessage(
+            { customType: NOTICE_TYPE, content: noticeText(item), display: true, details: { kind: item.origin.kind, from: 'from' in item.origin ? item.origin.from : null } },
+            { deliverAs: 'followUp', triggerTurn: true },
+          ),
+      },
+    });
+    this.runtime.on('change', ({ path, state }) => this.emitProgress(path, state));
+    options.onRuntime?.(this.runtime);
+  }
+
+  private emitProgress(path: string, text: string): void {
+    for (const listener of this.progress) listener(path, text);
+  }
+
+  /** Runs one of the library's tools for the Pi session (the root). */
+  async call(
+    name: BuiltinToolName,
+    callId: string,
+    params: unknown,
+    signal: AbortSignal | undefined,
+    onUpdate: ((update: { content: { type: 'text'; text: string }[]; details: unknown }) => void) | undefined,
+  ): Promise<{ content: string; isError: boolean }> {
+    const args = (params ?? {}) as Record<string, unknown>;
+    const spawned = name === 'Agent' && typeof args['task_name'] === 'string' ? childPath(ROOT_PATH, args['task_name']) : undefined;
+    const liveBefore = spawned !== undefined && this.runtime.stateOf(spawned) !== undefined;
+    // Aborting the Pi turn cancels the subagent this call started, and its subtree.
+    const abort = (): void => {
+      if (spawned !== undefined && !liveBefore && this.runtime.stateOf(spawned) !== undefined) this.runtime.cancel(spawned, 'the Pi turn was aborted');
+    };
+    signal?.addEventListener('abort', abort, { once: true });
+    const listener = (path: string, text: string): void => {
+      if (spawned !== undefined && (path === spawned || path.startsWith(`${spawned}/`))) onUpdate?.({ content: [{ type: 'text', text: `${path}: ${text}` }], details: { path } });
+    };
+    this.progress.add(listener);
+    try {
+      return await this.runtime.callTool(ROOT_PATH, { id: callId, name, arguments: args as never }, signal ? { signal } : {});
+    } finally {
+      this.progress.delete(listener);
+      signal?.removeEventListener('abort', abort);
+    }
+  }
+
+  /** Cancels every subagent of the Pi session (children first). */
+  cancelAll(reason: string): CancelReport {
+    const stopped = this.runtime
+      .list()
+      .filter((agent) => agent.path.split('/').length === 3)
+      .flatMap((agent) => this.runtime.cancel(agent.path, reason).stopped);
+    return { stopped };
+  }
+}
+
+async function loadRoles(cwd: string, dirs: readonly string[]): Promise<RuntimeOptions['roles']> {
+  const loaded = await loadDefinitions(dirs.map((dir, i) => ({ path: join(cwd, dir), scope: i === 0 ? 'project' : dir })));
+  return loaded.definitions.size > 0 ? loaded.definitions.values() : undefined;
+}
+
+/**
+ * The Pi extension factory. Load it with `pi -e`, from a Pi package, or in an SDK session's
+ * resource loader (`extensionFactories`).
+ *
+ * @example
+ * ```ts
+ * // my-extension.ts, run with: pi -e ./my-extension.ts
+ * import { piSubagents } from 'subagent-actors/pi';
+ * export default piSubagents({ runtime: { limits: { maxDepth: 2 } } });
+ * ```
+ */
+export function piSubagents(options: PiSubagentsOptions = {}): ExtensionFactory {
+  return (pi) => {
+    let session: Promise<PiSession> | undefined;
+    const open = (context: ExtensionContext): Promise<PiSession> => {
+      session ??= loadRoles(context.cwd, options.agentDirs ?? ['.pi/agents', '.claude/agents']).then((roles) => new PiSession(pi, context, options, roles));
+      return session.then((s) => ((s.context = context), s));
+    };
+
+    for (const schema of BUILTIN_TOOL_SCHEMAS) {
+      const name = schema.name as BuiltinToolName;
+      pi.registerTool({
+        name,
+        label: name,
+        description: schema.description,
+        // The library's JSON Schema, as the runtime sends it for its own agents.
+        parameters: schema.inputSchema as unknown as TSchema,
+        async execute(toolCallId, params, signal, onUpdate, context) {
+          const s = await open(context);
+          const outcome = await s.call(name, toolCallId, params, signal, onUpdate);
+          // Pi turns a thrown error into an error result the model reads.
+          if (outcome.isError) throw new Error(outcome.content);
+          return { content: [{ type: 'text', text: outcome.content }], details: {} };
+        },
+      });
+    }
+
+    pi.on('agent_end', async (event) => {
+      const last = [...event.messages].reverse().find((m) => m.role === 'assistant');
+      if (session !== undefined && last?.role === 'assistant' && last.stopReason === 'aborted') (await session).cancelAll('the Pi turn was aborted');
+    });
+
+    pi.on('session_shutdown', async () => {
+      if (session === undefined) return;
+      const s = await session;
+      session = undefined;
+      options.onShutdown?.(s.runtime.stop('the Pi session shut down'));
+    });
+  };
+}
