@@ -13,6 +13,7 @@ import type { ExtensionAPI, ExtensionContext, ExtensionFactory, ToolInfo } from 
 import type { TSchema } from '@earendil-works/pi-ai';
 import type { InboxItem } from '../../machines/agent.types.js';
 import { loadDefinitions } from '../policy/load.js';
+import { agentToolSchema, roleCatalogText } from '../request/role-catalog.js';
 import { BUILTIN_TOOL_NAMES, type BuiltinToolName } from '../request/tool-names.js';
 import { BUILTIN_TOOL_SCHEMAS } from '../request/tools.js';
 import { ROOT_PATH, childPath } from '../runtime/paths.js';
@@ -64,7 +65,7 @@ class PiSession {
     private readonly pi: ExtensionAPI,
     context: ExtensionContext,
     options: PiSubagentsOptions,
-    roles: RuntimeOptions['roles'],
+    roles: readonly RoleDefinitionLike[] | undefined,
   ) {
     this.context = context;
     const active = new Set(pi.getActiveTools());
@@ -151,9 +152,11 @@ class PiSession {
   }
 }
 
-async function loadRoles(cwd: string, dirs: readonly string[]): Promise<RuntimeOptions['roles']> {
+type RoleDefinitionLike = NonNullable<RuntimeOptions['roles']> extends Iterable<infer R> ? R : never;
+
+async function loadRoles(cwd: string, dirs: readonly string[]): Promise<readonly RoleDefinitionLike[] | undefined> {
   const loaded = await loadDefinitions(dirs.map((dir, i) => ({ path: join(cwd, dir), scope: i === 0 ? 'project' : dir })));
-  return loaded.definitions.size > 0 ? loaded.definitions.values() : undefined;
+  return loaded.definitions.size > 0 ? [...loaded.definitions.values()] : undefined;
 }
 
 /**
@@ -169,20 +172,17 @@ async function loadRoles(cwd: string, dirs: readonly string[]): Promise<RuntimeO
  */
 export function piSubagents(options: PiSubagentsOptions = {}): ExtensionFactory {
   return (pi) => {
+    let roles: Promise<readonly RoleDefinitionLike[] | undefined> | undefined;
     let session: Promise<PiSession> | undefined;
-    const open = (context: ExtensionContext): Promise<PiSession> => {
-      session ??= loadRoles(context.cwd, options.agentDirs ?? ['.pi/agents', '.claude/agents']).then((roles) => new PiSession(pi, context, options, roles));
-      return session.then((s) => ((s.context = context), s));
-    };
 
-    for (const schema of BUILTIN_TOOL_SCHEMAS) {
+    const register = (schema: { readonly name: string; readonly description: string; readonly inputSchema: unknown }): void => {
       const name = schema.name as BuiltinToolName;
       pi.registerTool({
         name,
         label: name,
         description: schema.description,
         // The library's JSON Schema, as the runtime sends it for its own agents.
-        parameters: schema.inputSchema as unknown as TSchema,
+        parameters: schema.inputSchema as TSchema,
         async execute(toolCallId, params, signal, onUpdate, context) {
           const s = await open(context);
           const outcome = await s.call(name, toolCallId, params, signal, onUpdate);
@@ -191,7 +191,31 @@ export function piSubagents(options: PiSubagentsOptions = {}): ExtensionFactory 
           return { content: [{ type: 'text', text: outcome.content }], details: {} };
         },
       });
-    }
+    };
+
+    /**
+     * Loads the roles once and gives the Pi session's `Agent` tool the runtime's description
+     * (with the role catalog), so Pi's request head and its forks' stay the same bytes.
+     */
+    const prepare = (context: ExtensionContext): Promise<readonly RoleDefinitionLike[] | undefined> => {
+      roles ??= loadRoles(context.cwd, options.agentDirs ?? ['.pi/agents', '.claude/agents']).then((loaded) => {
+        const limits = options.runtime?.roleCatalog;
+        if (loaded !== undefined && limits !== false) register(agentToolSchema(roleCatalogText(loaded, limits)));
+        return loaded;
+      });
+      return roles;
+    };
+
+    const open = (context: ExtensionContext): Promise<PiSession> => {
+      session ??= prepare(context).then((loaded) => new PiSession(pi, context, options, loaded));
+      return session.then((s) => ((s.context = context), s));
+    };
+
+    for (const schema of BUILTIN_TOOL_SCHEMAS) register(schema);
+
+    pi.on('session_start', async (_event, context) => {
+      await prepare(context);
+    });
 
     pi.on('agent_end', async (event) => {
       const last = [...event.messages].reverse().find((m) => m.role === 'assistant');

@@ -31,6 +31,8 @@ describe('subagent-actors/pi', () => {
 
   it('forks with the Pi branch: the first request of the fork starts with the parent’s last request, byte for byte', async () => {
     harness = await createPiHarness({
+      // A role makes the Agent tool carry the role catalog: Pi must send the runtime's description.
+      files: { '.pi/agents/tester.md': '---\nname: tester\ndescription: Runs the tests\n---\nRun them.\n' },
       respond: (r) => {
         if (isFirstRequestOf(r, 'FORK-TASK')) return fauxAssistantMessage('fork found the bug in parser.ts');
         if (r.context.messages.at(-1)?.role === 'toolResult') return fauxAssistantMessage('The fork says: parser.ts.');
@@ -55,6 +57,7 @@ describe('subagent-actors/pi', () => {
     expect(childBytes.slice(0, parentBytes.length)).toEqual(parentBytes);
     expect(childBytes.length).toBeGreaterThan(parentBytes.length);
     expect(childBytes.join('')).not.toContain('"name":"Agent","arguments"');
+    expect(parent!.context.tools!.find((t) => t.name === 'Agent')!.description).toContain('tester');
     expect(lastText(parentAfter!)).toContain('fork found the bug in parser.ts');
     const result = await harness.runtime().result('/root/fork');
     expect(result).toMatchObject({ status: 'completed', contextMode: 'all', text: 'fork found the bug in parser.ts' });

@@ -117,6 +117,8 @@ export async function createPiHarness(input: {
     sessionManager: SessionManager.inMemory(cwd),
     settingsManager: SettingsManager.inMemory({ compaction: { enabled: false }, retry: { enabled: false } }),
   });
+  // As Pi's modes do at startup: emits session_start to the extensions.
+  await session.bindExtensions({});
   return {
     session,
     faux,
