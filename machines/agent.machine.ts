@@ -474,6 +474,7 @@ export function resultOf(context: AgentContext, now: number = Date.now()): Agent
     error: context.error,
     elapsedMs: Math.max(0, now - context.input.startedAt),
     sessionId: context.input.sessionId,
+    treeId: context.input.treeId,
     usage: context.usage,
     subtreeUsage: context.usage,
     turns: context.turnsCompleted,

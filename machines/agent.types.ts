@@ -2,7 +2,7 @@
  * Types of the agent machine: its input, context, events and the shapes its
  * runtime-provided actors take and return. Pure data, so snapshots can be persisted.
  */
-import type { CompactionEntry, ToolCall, UserOrigin } from '../src/dialogue/entry.js';
+import type { CompactionEntry, JsonValue, ToolCall, UserOrigin } from '../src/dialogue/entry.js';
 import type { Dialogue } from '../src/dialogue/dialogue.js';
 import type { ContextMode, ContextSnapshot } from '../src/context/types.js';
 import type { Effort, SystemConfiguration } from '../src/request/types.js';
@@ -34,7 +34,10 @@ export type { TaskFraming };
 export interface AgentInput {
   readonly path: string;
   readonly parentPath: string | null;
+  /** This agent's own session id (every agent has one, the root included). */
   readonly sessionId: string;
+  /** The session id of the whole tree: the runtime's `sessionId`. */
+  readonly treeId: string;
   readonly role: string | undefined;
   /** The spawn's task as the model wrote it; null for the root. */
   readonly task: string | null;
@@ -156,6 +159,8 @@ export type AgentEvent =
 /** What a subagent reports back exactly once: final text plus compact metadata. */
 export interface AgentResult {
   readonly text: string;
+  /** The structured output, parsed and validated, when the agent had an output schema. */
+  readonly value?: JsonValue;
   readonly path: string;
   readonly role: string | undefined;
   readonly context: string;
@@ -164,7 +169,10 @@ export interface AgentResult {
   readonly stopReason: StopReason;
   readonly error: string | undefined;
   readonly elapsedMs: number;
+  /** The agent's own session id. */
   readonly sessionId: string;
+  /** The tree's session id (the runtime's `sessionId`), the same for every agent of a runtime. */
+  readonly treeId: string;
   /** What this agent's own model work cost: replies, retries, background generation, compactions. */
   readonly usage: Usage;
   /**

@@ -14,6 +14,7 @@
 export { createRuntime, defineRuntimeTool } from './runtime/runtime.js';
 export { RuntimeError, type RuntimeErrorCode } from './runtime/errors.js';
 export { ROOT_PATH } from './runtime/paths.js';
+export { DEFAULT_RESULT_METADATA, resultMetadata, resultToolContent, type ResultMetadata, type ResultMetadataField } from './runtime/reports.js';
 export { DEFAULT_SYSTEM_PROMPT } from './runtime/heads.js';
 export type { RoleDefinition } from './runtime/roles.js';
 export type {

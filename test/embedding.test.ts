@@ -26,6 +26,7 @@ describe('embedding the machine', () => {
       path: '/root/worker',
       parentPath: '/root',
       sessionId: 'my-session',
+      treeId: 'my-tree',
       role: undefined,
       task: 'summarize the changelog',
       snapshot: undefined,

@@ -20,7 +20,7 @@ import { RetentionStore } from './retention.js';
 import { resolveLimits } from '../policy/limits.js';
 import { Roles } from './roles.js';
 import { Confirmer, type ConfirmInput } from './confirm.js';
-import { settlementNotice, turnNotice } from './reports.js';
+import { checkResultMetadata, settlementNotice, turnNotice, type ResultMetadata } from './reports.js';
 import { UsageLedger, type UsageAccount } from './usage-ledger.js';
 import { checkPriceTable } from '../model/prices.js';
 import type { Usage } from '../model/adapter.js';
@@ -52,6 +52,8 @@ export class RuntimeCore {
   private quietWaiters: Array<() => void> = [];
   private readonly hostTools: ReadonlyMap<string, RuntimeTool>;
   readonly ledger: UsageLedger;
+  /** What parent models see with each result (checked once). */
+  readonly resultMetadata: ResultMetadata;
   /** Usage accounts of live agents, by path. */
   private readonly accounts = new Map<string, UsageAccount>();
 
@@ -59,6 +61,7 @@ export class RuntimeCore {
     this.registry = new Registry(resolveLimits(options.limits));
     this.retention = new RetentionStore(options.retention);
     this.ledger = new UsageLedger(options.prices === undefined ? undefined : checkPriceTable(options.prices));
+    this.resultMetadata = checkResultMetadata(options.resultMetadata);
     this.now = options.now ?? Date.now;
     this.sessionId = options.sessionId ?? `session_${nanoid(12)}`;
     this.roles = new Roles(options);
@@ -78,7 +81,8 @@ export class RuntimeCore {
     const input: AgentInput = {
       path: ROOT_PATH,
       parentPath: null,
-      sessionId: this.sessionId,
+      sessionId: this.agentSessionId(),
+      treeId: this.sessionId,
       role: undefined,
       task: null,
       snapshot: undefined,
@@ -145,6 +149,18 @@ export class RuntimeCore {
   /** Asks the host to confirm risky capabilities of a spawn; throws on denial. */
   confirm(request: ConfirmInput): Promise<void> | undefined {
     return this.confirmer.confirm(request);
+  }
+
+  /** The own session id of a live agent, or of a settled one whose result is retained. */
+  sessionIdOf(path: string): string | undefined {
+    const actor = this.registry.get(path)?.actor;
+    if (actor) return (actor.getSnapshot() as { context: AgentContext }).context.input.sessionId;
+    return this.retention.get(path)?.result.sessionId;
+  }
+
+  /** A new agent's own session id (the tree's id is {@link sessionId}). */
+  agentSessionId(): string {
+    return `agent_${nanoid(12)}`;
   }
 
   /** Opens the usage account of an agent about to start (under its parent's account). */
@@ -243,7 +259,7 @@ export class RuntimeCore {
     for (const resolve of waiters ?? []) resolve(result);
     if (record.parentPath === null) return;
     if (takeFirstReport(record)?.({ kind: 'result', result })) return;
-    this.deliverToInbox(record.parentPath, settlementNotice(result), record.path);
+    this.deliverToInbox(record.parentPath, settlementNotice(result, this.resultMetadata), record.path);
   }
 
   /** Runtime hook from the machine: a continuable agent finished a turn. */

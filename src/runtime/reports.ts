@@ -1,31 +1,107 @@
 /**
  * What parents read about their subagents: results, receipts, notices and turn reports.
  * Canonical JSON, so the same outcome always costs the same bytes in the parent's dialogue,
- * and never a transcript: final text plus compact metadata (DESIGN section 6).
+ * and never a transcript: the final text (or structured value) plus compact metadata the host
+ * chooses.
  */
 import type { AgentResult, TurnReport } from '../../machines/agent.types.js';
+import type { JsonValue } from '../dialogue/entry.js';
+import type { Usage } from '../model/adapter.js';
 import { canonicalJson } from '../request/canonical.js';
 
-function metadata(result: AgentResult): Record<string, string | number | boolean | null> {
+/**
+ * A metadata field the parent model can be shown with a subagent's result. Fields a run
+ * cannot reproduce (`elapsed_ms`, `session_id`, `tree_id`) make two identical sessions send
+ * different bytes to the model, which defeats its prompt cache; they are never on by default.
+ */
+export type ResultMetadataField =
+  | 'agent_id'
+  | 'status'
+  | 'stop_reason'
+  | 'error'
+  | 'role'
+  | 'context'
+  | 'turns'
+  | 'elapsed_ms'
+  | 'session_id'
+  | 'tree_id'
+  | 'usage'
+  | 'subtree_usage';
+
+/**
+ * What the parent model sees with each result by default: who answered, how it ended, and the
+ * error when there is one (the fields that change what the parent does next).
+ */
+export const DEFAULT_RESULT_METADATA: readonly ResultMetadataField[] = Object.freeze(['agent_id', 'status', 'stop_reason', 'error']);
+
+/** The metadata a parent model sees: chosen fields, or the host's own function of the result. */
+export type ResultMetadata = readonly ResultMetadataField[] | ((result: AgentResult) => Readonly<Record<string, JsonValue>>);
+
+/** Metadata objects are built from this; `undefined` leaves a field out. */
+type FieldValue = JsonValue | undefined;
+
+function usageJson(u: Usage): JsonValue {
   return {
-    agent_id: result.path,
-    role: result.role ?? null,
-    context: result.context,
-    status: result.status,
-    stop_reason: result.stopReason,
-    elapsed_ms: Math.round(result.elapsedMs),
-    session_id: result.sessionId,
-    input_tokens: result.usage.inputTokens,
-    output_tokens: result.usage.outputTokens,
-    cache_read_tokens: result.usage.cacheReadTokens,
-    cache_write_tokens: result.usage.cacheWriteTokens,
-    prefix_shared: result.prefixShared,
+    input_tokens: u.inputTokens,
+    output_tokens: u.outputTokens,
+    cache_read_tokens: u.cacheReadTokens,
+    cache_write_tokens: u.cacheWriteTokens,
+    requests: u.requests,
+    retries: u.retries,
+    ...(u.cost !== undefined ? { cost: u.cost } : {}),
   };
 }
 
-/** The Agent tool's result for caller delivery. */
-export function resultToolContent(result: AgentResult): string {
-  return canonicalJson({ ...metadata(result), ...(result.error ? { error: result.error } : {}), result: result.text });
+const FIELDS: { readonly [K in ResultMetadataField]: (result: AgentResult) => FieldValue } = {
+  agent_id: (r) => r.path,
+  status: (r) => r.status,
+  stop_reason: (r) => r.stopReason,
+  error: (r) => r.error,
+  role: (r) => r.role ?? null,
+  context: (r) => r.context,
+  turns: (r) => r.turns,
+  elapsed_ms: (r) => Math.round(r.elapsedMs),
+  session_id: (r) => r.sessionId,
+  tree_id: (r) => r.treeId,
+  usage: (r) => usageJson(r.usage),
+  subtree_usage: (r) => usageJson(r.subtreeUsage),
+};
+
+/** Checks a host's metadata choice once, at runtime creation (a typo would silently hide a field). */
+export function checkResultMetadata(choice: ResultMetadata | undefined): ResultMetadata {
+  if (choice === undefined) return DEFAULT_RESULT_METADATA;
+  if (typeof choice === 'function') return choice;
+  if (!Array.isArray(choice)) throw new TypeError('resultMetadata must be a list of field names or a function of the result');
+  for (const field of choice) {
+    if (typeof field !== 'string' || !Object.hasOwn(FIELDS, field)) {
+      throw new TypeError(`resultMetadata: unknown field ${JSON.stringify(field)}; known fields: ${Object.keys(FIELDS).join(', ')}`);
+    }
+  }
+  return Object.freeze([...choice]);
+}
+
+/** The metadata object of a result under a (checked) choice. */
+export function resultMetadata(result: AgentResult, choice: ResultMetadata): Record<string, JsonValue> {
+  if (typeof choice === 'function') return { ...choice(result) };
+  const out: Record<string, JsonValue> = {};
+  for (const field of choice) {
+    const value = FIELDS[field](result);
+    if (value !== undefined) out[field] = value;
+  }
+  return out;
+}
+
+/** What the parent model reads as the subagent's answer: the structured value, else the text. */
+function answerOf(result: AgentResult): JsonValue {
+  return result.value !== undefined ? result.value : result.text;
+}
+
+/**
+ * The Agent tool's result for caller delivery: the chosen metadata plus `result`, in
+ * canonical JSON (the same outcome always costs the same bytes).
+ */
+export function resultToolContent(result: AgentResult, choice: ResultMetadata = DEFAULT_RESULT_METADATA): string {
+  return canonicalJson({ ...resultMetadata(result, choice), result: answerOf(result) });
 }
 
 /** The Agent tool's immediate receipt for parent delivery. */
@@ -51,8 +127,8 @@ export function firstTurnToolContent(input: { path: string; text: string; turn: 
 }
 
 /** A settlement notice that enters the parent's inbox (parent delivery, or late settlement). */
-export function settlementNotice(result: AgentResult): string {
-  return `<subagent_result>\n${resultToolContent(result)}\n</subagent_result>`;
+export function settlementNotice(result: AgentResult, choice: ResultMetadata = DEFAULT_RESULT_METADATA): string {
+  return `<subagent_result>\n${resultToolContent(result, choice)}\n</subagent_result>`;
 }
 
 /** A continuable subagent's turn report for its parent's inbox. */

@@ -19,6 +19,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   core.startRoot();
   return {
     sessionId: core.sessionId,
+    treeId: core.sessionId,
+    sessionIdOf: (path) => core.sessionIdOf(path),
     rootPath: ROOT_PATH,
     prompt: (text, opts) => core.prompt(text, opts?.to),
     spawn: (parentPath, request, opts) =>

@@ -104,7 +104,8 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
   const input: AgentInput = {
     path,
     parentPath,
-    sessionId: core.sessionId,
+    sessionId: core.agentSessionId(),
+    treeId: core.sessionId,
     role: role?.name,
     task: request.message,
     snapshot,

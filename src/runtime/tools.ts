@@ -62,7 +62,7 @@ async function dispatch(core: RuntimeCore, { path, call }: ToolInput, signal: Ab
         return ok(receiptToolContent({ path: handle.path, context: core.registry.get(handle.path)?.contextLabel ?? '', lifetime: handle.lifetime }));
       }
       const report = await handle.firstReport;
-      if (report.kind === 'result') return { content: resultToolContent(report.result), isError: report.result.status !== 'completed' };
+      if (report.kind === 'result') return { content: resultToolContent(report.result, core.resultMetadata), isError: report.result.status !== 'completed' };
       return ok(firstTurnToolContent({ path: handle.path, text: report.text, turn: report.turn }));
     }
     case 'send_message': {

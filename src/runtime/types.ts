@@ -8,6 +8,7 @@ import type { Attachment, ToolCall } from '../dialogue/entry.js';
 import type { DialogueView } from '../dialogue/types.js';
 import type { ModelAdapter, Usage } from '../model/adapter.js';
 import type { PriceTable } from '../model/prices.js';
+import type { ResultMetadata } from './reports.js';
 import type { Summarizer } from '../model/summarizer.js';
 import type { Effort } from '../request/types.js';
 import type { Limits } from '../policy/limits.js';
@@ -178,7 +179,22 @@ export interface RuntimeOptions {
    * missing from the table has no `cost`. A malformed table throws a `TypeError`.
    */
   readonly prices?: PriceTable;
-  /** Session id; generated when omitted. */
+  /**
+   * What the parent model sees with each subagent result besides the answer: a list of fields
+   * (default `DEFAULT_RESULT_METADATA`: agent id, status, stop reason, and the error when there
+   * is one), or a function that builds the object. Hosts always get the full `AgentResult`.
+   * An unknown field name throws a `TypeError`.
+   *
+   * @example
+   * ```ts
+   * createRuntime({ model, resultMetadata: [...DEFAULT_RESULT_METADATA, 'turns', 'usage'] });
+   * ```
+   */
+  readonly resultMetadata?: ResultMetadata;
+  /**
+   * The tree's session id (results carry it as `treeId`; each agent has its own `sessionId`);
+   * generated when omitted.
+   */
   readonly sessionId?: string;
   /**
    * How many settled agents the runtime keeps (results and final dialogues). Default: all of
@@ -250,7 +266,12 @@ export interface RuntimeEvents {
 
 /** The host's handle on a session. */
 export interface Runtime {
+  /** The tree's session id: every result carries it as `treeId`. */
   readonly sessionId: string;
+  /** The same id under the name results use for it. */
+  readonly treeId: string;
+  /** The agent's own session id (live agents, and settled ones still retained). */
+  sessionIdOf(path: string): string | undefined;
   /** The root agent's path (`/root`). */
   readonly rootPath: string;
   /** Sends a person's message to an agent (the root by default); starts its turn if idle. */

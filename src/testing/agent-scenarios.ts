@@ -82,6 +82,7 @@ function rootInput(base: Partial<AgentInput>, maxSteps: number | undefined): Age
 function common(base: Partial<AgentInput>) {
   return {
     sessionId: 'path-test',
+    treeId: 'path-test',
     role: undefined,
     system: SYSTEM,
     model: 'test-model',

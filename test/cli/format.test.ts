@@ -13,6 +13,7 @@ const result = (overrides: Partial<AgentResult> = {}): AgentResult => ({
   error: undefined,
   elapsedMs: 1234.4,
   sessionId: 's',
+  treeId: 't',
   usage: { inputTokens: 1500, outputTokens: 20, cacheReadTokens: 300, cacheWriteTokens: 1200, requests: 2, retries: 0 },
   subtreeUsage: { inputTokens: 1500, outputTokens: 20, cacheReadTokens: 300, cacheWriteTokens: 1200, requests: 2, retries: 0 },
   turns: 1,
