@@ -7,10 +7,10 @@
  * The file is pure: side effects are actors and actions the runtime provides through
  * `agentMachine.provide(...)`; the placeholders here fail loudly or do nothing.
  */
-import { and, assign, fromCallback, fromPromise, setup, stopChild } from 'xstate';
+import { and, assign, fromCallback, fromPromise, setup } from 'xstate';
 import { Dialogue } from '../src/dialogue/dialogue.js';
 import type { DialogueView } from '../src/dialogue/types.js';
-import { userEntry, assistantEntry, toolResultEntry } from '../src/dialogue/entry.js';
+import { userEntry, assistantEntry, toolResultEntry, type ToolCall } from '../src/dialogue/entry.js';
 import { addUsage, requestUsage, ZERO_USAGE } from '../src/model/adapter.js';
 import { composeInitialTask } from '../src/request/compose-task.js';
 import type {
@@ -26,7 +26,7 @@ import type {
   SampleOutput,
   SummaryInput,
   SummaryOutput,
-  ToolInput,
+  ToolStepInput,
   TurnReport,
 } from './agent.types.js';
 
@@ -48,8 +48,14 @@ export const agentMachine = setup({
     generateSummary: fromPromise<SummaryOutput, SummaryInput>(notProvided('generateSummary')),
     /** One model request over the effective dialogue; abortable. */
     sampleModel: fromPromise<SampleOutput, SampleInput>(notProvided('sampleModel')),
-    /** Executes one tool call and sends back `tool.result`; stopping it aborts the call. */
-    executeTool: fromCallback<AgentEvent, ToolInput>(() => notProvided('executeTool')()),
+    /**
+     * Runs every call of one reply concurrently and sends back one `tool.result` per call as
+     * it finishes; stopping it (the step ends, or the agent is cancelled) aborts every call
+     * still running. One actor per step, not one per call: XState copies an actor's
+     * `children` on every spawn and stop, which made a wide reply quadratic.
+     * `toolStepLogic(execute)` builds it from a per-call function.
+     */
+    runToolCalls: fromCallback<AgentEvent, ToolStepInput>(() => notProvided('runToolCalls')()),
   },
   actions: {
     /** Runtime hook: the agent entered `running` and becomes addressable. */
@@ -147,26 +153,15 @@ export const agentMachine = setup({
         step: context.step + 1,
       };
     }),
-    /** Starts one `executeTool` actor per call of the last reply, all at once. */
-    spawnToolCalls: assign(({ context, spawn }) => {
-      const last = context.dialogue.at(context.dialogue.length - 1);
-      if (last?.kind === 'assistant') {
-        for (const call of last.toolCalls) spawn('executeTool', { id: toolActorId(call.id), input: { path: context.input.path, call } });
-      }
-      return {};
-    }),
-    /** Writes one tool result (only for a call of the current step, and only once). */
+    /** Writes one tool result; the `isPendingCall` guard admits each call of this step once. */
     appendToolResult: assign(({ context, event }) => {
-      // Only a call of the current step that has no result yet (the dialogue knows which).
-      if (event.type !== 'tool.result' || !context.dialogue.pendingCalls().some((c) => c.id === event.callId)) return {};
+      if (event.type !== 'tool.result') return {};
       return {
         dialogue: context.dialogue.append(
           toolResultEntry({ callId: event.callId, toolName: event.toolName, content: event.content, isError: event.isError }),
         ),
       };
     }),
-    /** Reaps the finished tool's actor, so no finished child stays in the snapshot. */
-    reapToolActor: stopChild(({ event }) => (event.type === 'tool.result' ? toolActorId(event.callId) : '')),
     /** Applies a compaction the host asked for, counting what writing it cost. */
     applyCompaction: assign(({ context, event }) =>
       event.type === 'compaction.apply'
@@ -220,8 +215,10 @@ export const agentMachine = setup({
     replyUsesLastStep: ({ context }) => context.input.maxSteps !== undefined && context.step + 1 >= context.input.maxSteps,
     /** A continuable agent goes idle after a turn, unless a close was requested. */
     staysOpen: ({ context }) => context.input.lifetime === 'continuable' && !context.closeRequested,
-    /** Every call of the current step has its result. */
-    allToolResultsIn: ({ context }) => context.dialogue.pendingCalls().length === 0,
+    /** Every call of the current step has its result (O(1)). */
+    allToolResultsIn: ({ context }) => !context.dialogue.hasPendingCalls(),
+    /** The result answers a call of the current step that has none yet (O(1)). */
+    isPendingCall: ({ context, event }) => event.type === 'tool.result' && context.dialogue.isPendingCall(event.callId),
     /** The turn used its allowed model requests. */
     stepLimitReached: ({ context }) => context.input.maxSteps !== undefined && context.step >= context.input.maxSteps,
     /** The event comes from a subagent (whose actor id is its path), not from an invoked actor. */
@@ -407,8 +404,15 @@ export const agentMachine = setup({
             },
             acting: {
               description: 'Running the tool calls of the last reply, concurrently.',
-              entry: 'spawnToolCalls',
-              on: { 'tool.result': { actions: ['appendToolResult', 'reapToolActor'] } },
+              invoke: {
+                id: 'tools',
+                src: 'runToolCalls',
+                input: ({ context }) => ({ path: context.input.path, calls: lastToolCalls(context) }),
+              },
+              // Results join the dialogue as they arrive, so a fork started by a later call
+              // of this step sees its siblings' results that exist; unknown, repeated and
+              // late results change nothing.
+              on: { 'tool.result': { guard: 'isPendingCall', actions: 'appendToolResult' } },
               always: [
                 { guard: and(['allToolResultsIn', 'stepLimitReached']), target: '#agent.settled', actions: 'markStepLimit' },
                 { guard: 'allToolResultsIn', target: 'sampling' },
@@ -439,9 +443,10 @@ export const agentMachine = setup({
   },
 });
 
-/** The id of the actor running one tool call. */
-export function toolActorId(callId: string): string {
-  return `tool:${callId}`;
+/** The calls of the last reply (the step `acting` runs). */
+function lastToolCalls(context: AgentContext): readonly ToolCall[] {
+  const last = context.dialogue.at(context.dialogue.lastAssistantPosition());
+  return last?.kind === 'assistant' ? last.toolCalls : [];
 }
 
 function errorText(error: unknown): string {

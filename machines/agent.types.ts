@@ -141,10 +141,22 @@ export interface SampleOutput {
   readonly usage?: Usage;
 }
 
-/** Input of `executeTool` (one call). */
+/** One tool call of an agent, as a per-call tool executor gets it. */
 export interface ToolInput {
   readonly path: string;
   readonly call: ToolCall;
+}
+
+/** Input of `runToolCalls`: every call of the last reply (one step). */
+export interface ToolStepInput {
+  readonly path: string;
+  readonly calls: readonly ToolCall[];
+}
+
+/** A tool call's outcome as it enters the dialogue. */
+export interface ToolOutcome {
+  readonly content: string;
+  readonly isError: boolean;
 }
 
 /** Events an agent accepts. */

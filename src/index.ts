@@ -52,6 +52,7 @@ export { JOURNAL_FORMAT } from './store/format.js';
 
 // The agent statechart, for harnesses that embed it and for inspection.
 export { agentMachine, resultOf } from '../machines/agent.machine.js';
+export { toolStepLogic, type ToolExecutor } from '../machines/tool-step.js';
 export type {
   AgentContext,
   AgentEvent,
@@ -66,6 +67,8 @@ export type {
   SummaryInput as SummaryActorInput,
   SummaryOutput,
   ToolInput,
+  ToolOutcome,
+  ToolStepInput,
 } from '../machines/agent.types.js';
 
 // Dialogue: frozen entries, append-only logs, effective views.

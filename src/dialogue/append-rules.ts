@@ -5,7 +5,7 @@
  */
 import type { AssistantEntry, CompactionEntry, Entry, ToolCall, ToolResultEntry, UserEntry } from './entry.js';
 import type { EntryLog } from './entry-log.js';
-import type { DialogueIndex } from './dialogue-index.js';
+import type { DialogueIndex, StepCalls } from './dialogue-index.js';
 import { DialogueError } from './errors.js';
 
 /** The last assistant entry of `log` per `index`, if any. */
@@ -15,20 +15,34 @@ export function lastAssistantOf(index: DialogueIndex, log: EntryLog): AssistantE
 
 const NO_CALLS: readonly ToolCall[] = Object.freeze([]);
 
-/** Calls of the last assistant entry that have no result yet (O(calls²), calls are few). */
+/** Calls of the last assistant entry that have no result yet (O(calls)). */
 export function pendingCallsOf(index: DialogueIndex, log: EntryLog): readonly ToolCall[] {
   const last = lastAssistantOf(index, log);
-  if (last === undefined || index.answered >= last.toolCalls.length) return NO_CALLS;
-  const answered = answeredIds(index, log);
-  return Object.freeze(last.toolCalls.filter((c) => !answered.has(c.id)));
+  if (last === undefined || !hasPendingCallsOf(index)) return NO_CALLS;
+  return Object.freeze(last.toolCalls.filter((c) => !isAnsweredIn(index, log, c.id)));
 }
 
-function answeredIds(index: DialogueIndex, log: EntryLog): Set<string> {
-  const ids = new Set<string>();
-  for (let p = index.lastAssistant + 1; p <= index.lastAssistant + index.answered; p++) {
-    ids.add((log.at(p) as ToolResultEntry).callId);
-  }
-  return ids;
+/** Whether the last assistant entry has a call without a result (O(1)). */
+export function hasPendingCallsOf(index: DialogueIndex): boolean {
+  return index.answered < index.step.calls.size;
+}
+
+/** Whether `callId` names a call of the last assistant entry that has no result yet (O(1)). */
+export function isPendingCallOf(index: DialogueIndex, log: EntryLog, callId: string): boolean {
+  return index.step.calls.has(callId) && !isAnsweredIn(index, log, callId);
+}
+
+/** Whether this version holds a result for `callId` of the last assistant entry (O(1), see StepCalls). */
+function isAnsweredIn(index: DialogueIndex, log: EntryLog, callId: string): boolean {
+  const position = index.step.answeredAt.get(callId);
+  // Never recorded by any version extending this assistant entry: not answered here either.
+  if (position === undefined) return false;
+  const first = index.lastAssistant + 1;
+  const end = first + index.answered;
+  if (position >= first && position < end && (log.at(position) as ToolResultEntry).callId === callId) return true;
+  // Another version answered it elsewhere (rare: appends to an older version); look here.
+  for (let p = first; p < end; p++) if ((log.at(p) as ToolResultEntry).callId === callId) return true;
+  return false;
 }
 
 /** Options for {@link applyEntry}. */
@@ -47,8 +61,7 @@ export function applyEntry(index: DialogueIndex, entry: Entry, position: number,
       return applyResult(index, entry, position, log);
     case 'assistant':
       refusePending(index, entry, position, log);
-      checkCallIds(entry, position);
-      return index.with({ lastAssistant: position, answered: 0, lastContent: position });
+      return index.with({ lastAssistant: position, answered: 0, lastContent: position, step: stepCallsOf(entry, position) });
     case 'user':
       refusePending(index, entry, position, log);
       return index.with({ openers: entry.opensTurn ? index.openers.push(position) : index.openers, lastContent: position });
@@ -62,14 +75,14 @@ export function applyEntry(index: DialogueIndex, entry: Entry, position: number,
 
 function applyResult(index: DialogueIndex, entry: ToolResultEntry, position: number, log: EntryLog): DialogueIndex {
   const last = lastAssistantOf(index, log);
-  const call = last?.toolCalls.find((c) => c.id === entry.callId);
-  if (last === undefined || call === undefined) {
+  if (last === undefined || !index.step.calls.has(entry.callId)) {
     const calls = last === undefined ? 'there is no assistant entry' : `the last assistant entry (${last.id}) has calls [${last.toolCalls.map((c) => c.id).join(', ')}]`;
     throw new DialogueError('unknown_tool_call', `Tool result ${entry.id} answers call "${entry.callId}", which is not a call of the last assistant entry: ${calls}.`, position);
   }
-  if (index.answered >= last.toolCalls.length || answeredIds(index, log).has(entry.callId)) {
+  if (index.answered >= index.step.calls.size || isAnsweredIn(index, log, entry.callId)) {
     throw new DialogueError('duplicate_tool_result', `Tool result ${entry.id} answers call "${entry.callId}" of ${last.id}, which already has its result.`, position);
   }
+  index.step.answeredAt.set(entry.callId, position);
   return index.with({ answered: index.answered + 1, lastContent: position });
 }
 
@@ -83,14 +96,16 @@ function refusePending(index: DialogueIndex, entry: AssistantEntry | UserEntry |
   );
 }
 
-function checkCallIds(entry: AssistantEntry, position: number): void {
-  const seen = new Set<string>();
+/** The calls of a new assistant entry by id; a repeated id is refused. */
+function stepCallsOf(entry: AssistantEntry, position: number): StepCalls {
+  const calls = new Map<string, ToolCall>();
   for (const call of entry.toolCalls) {
-    if (seen.has(call.id)) {
+    if (calls.has(call.id)) {
       throw new DialogueError('duplicate_call_id', `Assistant entry ${entry.id} lists tool call id "${call.id}" more than once.`, position);
     }
-    seen.add(call.id);
+    calls.set(call.id, call);
   }
+  return { calls, answeredAt: new Map() };
 }
 
 function resolveAnchor(index: DialogueIndex, entry: CompactionEntry, position: number, log: EntryLog, options: ApplyOptions): number {

@@ -3,6 +3,7 @@
  * active turn and the effective dialogue are found by binary search instead of a scan.
  * Each index is a {@link GrowSlice}, sharing its buffer between versions like the log.
  */
+import type { ToolCall } from './entry.js';
 import { GrowSlice } from './grow-slice.js';
 
 /** A compaction entry's log position and the log position its anchor resolved to. */
@@ -11,6 +12,20 @@ export interface CompactionMark {
   /** First log position the compaction leaves visible (its own position for `anchorId: null`). */
   readonly anchor: number;
 }
+
+/**
+ * The calls of the last assistant entry, by id, and where each was answered. `answeredAt` is
+ * shared by every version that extends the same assistant entry (like the log's buffer), so
+ * recording a result is O(1); a version trusts a position only when it lies in its own
+ * answered range and its entry there answers that call, and scans that range otherwise.
+ */
+export interface StepCalls {
+  readonly calls: ReadonlyMap<string, ToolCall>;
+  readonly answeredAt: Map<string, number>;
+}
+
+/** The step of a dialogue without an assistant entry. */
+export const NO_STEP: StepCalls = Object.freeze({ calls: new Map<string, ToolCall>(), answeredAt: new Map<string, number>() });
 
 /** The per-version index state of a dialogue. Immutable by construction; internal, so not frozen (appends are hot). */
 export class DialogueIndex {
@@ -24,6 +39,8 @@ export class DialogueIndex {
   readonly answered: number;
   /** Log position of the last entry that is not a compaction, or -1. */
   readonly lastContent: number;
+  /** The last assistant entry's calls and their answers. */
+  readonly step: StepCalls;
 
   constructor(
     openers: GrowSlice<number>,
@@ -31,27 +48,30 @@ export class DialogueIndex {
     lastAssistant: number,
     answered: number,
     lastContent: number,
+    step: StepCalls,
   ) {
     this.openers = openers;
     this.compactions = compactions;
     this.lastAssistant = lastAssistant;
     this.answered = answered;
     this.lastContent = lastContent;
+    this.step = step;
   }
 
   /** A fresh index for an empty log (fresh buffers: each dialogue owns its own). */
   static empty(): DialogueIndex {
-    return new DialogueIndex(GrowSlice.empty(), GrowSlice.empty(), -1, 0, -1);
+    return new DialogueIndex(GrowSlice.empty(), GrowSlice.empty(), -1, 0, -1, NO_STEP);
   }
 
   /** A copy with some fields replaced. */
-  with(patch: Partial<Pick<DialogueIndex, 'openers' | 'compactions' | 'lastAssistant' | 'answered' | 'lastContent'>>): DialogueIndex {
+  with(patch: Partial<Pick<DialogueIndex, 'openers' | 'compactions' | 'lastAssistant' | 'answered' | 'lastContent' | 'step'>>): DialogueIndex {
     return new DialogueIndex(
       patch.openers ?? this.openers,
       patch.compactions ?? this.compactions,
       patch.lastAssistant ?? this.lastAssistant,
       patch.answered ?? this.answered,
       patch.lastContent ?? this.lastContent,
+      patch.step ?? this.step,
     );
   }
 

@@ -3,7 +3,7 @@
  * Every append returns a new frozen Dialogue sharing storage with the old one, so a
  * parent's dialogue, its snapshots and its subagents' seeded dialogues never copy entries.
  */
-import { applyEntry, pendingCallsOf } from './append-rules.js';
+import { applyEntry, hasPendingCallsOf, isPendingCallOf, pendingCallsOf } from './append-rules.js';
 import { DialogueIndex } from './dialogue-index.js';
 import { type CompactionEntry, type Entry, type ToolCall } from './entry.js';
 import { EntryLog } from './entry-log.js';
@@ -119,9 +119,19 @@ export class Dialogue implements DialogueView {
     return latest === undefined ? undefined : (this.#log.at(latest.position) as CompactionEntry);
   }
 
-  /** Tool calls of the last assistant entry that have no result yet. */
+  /** Tool calls of the last assistant entry that have no result yet (O(calls)). */
   pendingCalls(): readonly ToolCall[] {
     return pendingCallsOf(this.#index, this.#log);
+  }
+
+  /** Whether the last assistant entry has a call without a result (O(1)). */
+  hasPendingCalls(): boolean {
+    return hasPendingCallsOf(this.#index);
+  }
+
+  /** Whether `callId` is a call of the last assistant entry still without a result (O(1)). */
+  isPendingCall(callId: string): boolean {
+    return isPendingCallOf(this.#index, this.#log, callId);
   }
 
   /** The turn in progress (the last turn, when not finished), if any. O(1). */

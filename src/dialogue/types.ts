@@ -37,8 +37,12 @@ export interface DialogueView {
   effective(): EntrySeq;
   /** The latest compaction, if any. */
   latestCompaction(): CompactionEntry | undefined;
-  /** Tool calls of the last assistant entry that have no result yet. */
+  /** Tool calls of the last assistant entry that have no result yet (O(calls)). */
   pendingCalls(): readonly ToolCall[];
+  /** Whether the last assistant entry has a call without a result (O(1)). */
+  hasPendingCalls(): boolean;
+  /** Whether `callId` is a call of the last assistant entry still without a result (O(1)). */
+  isPendingCall(callId: string): boolean;
   /** The turn in progress (started, not finished), if any. */
   activeTurn(): TurnInfo | undefined;
   /** All turns of the raw log, oldest first (O(turns)). */

@@ -3,17 +3,16 @@
  * requests, tool calls, and the publish/report actions. Every actor honours its AbortSignal,
  * and XState ignores whatever a stopped actor resolves, so late results are dropped.
  */
-import { fromCallback, fromPromise } from 'xstate';
+import { fromPromise } from 'xstate';
 import { agentMachine } from '../../machines/agent.machine.js';
+import { toolStepLogic } from '../../machines/tool-step.js';
 import type {
-  AgentEvent,
   HookInput,
   HookOutcome,
   SampleInput,
   SampleOutput,
   SummaryInput,
   SummaryOutput,
-  ToolInput,
 } from '../../machines/agent.types.js';
 import { assistantEntry, compactionEntry, type CompactionEntry } from '../dialogue/entry.js';
 import type { Dialogue } from '../dialogue/dialogue.js';
@@ -132,15 +131,7 @@ export function createAgentLogic(core: RuntimeCore) {
         const usage = requestUsage(response.usage);
         return { response, compaction: compaction?.entry, usage: compaction ? addUsage(compaction.usage, usage) : usage };
       }),
-      executeTool: fromCallback<AgentEvent, ToolInput>(({ input, sendBack }) => {
-        const controller = new AbortController();
-        void executeTool(core, input, controller.signal).then((output) => {
-          // A call stopped with its agent writes nothing.
-          if (controller.signal.aborted) return;
-          sendBack({ type: 'tool.result', callId: input.call.id, toolName: input.call.name, content: output.content, isError: output.isError });
-        });
-        return () => controller.abort();
-      }),
+      runToolCalls: toolStepLogic((input, signal) => executeTool(core, input, signal)),
     },
     actions: {
       publishInDirectory: ({ context }) => core.published(context.input.path),

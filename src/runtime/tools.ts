@@ -3,7 +3,7 @@
  * filtered tools, refused spawns and failing host tools all become error results the model
  * can read, and nothing is left held.
  */
-import type { ToolInput } from '../../machines/agent.types.js';
+import type { ToolInput, ToolOutcome } from '../../machines/agent.types.js';
 import { canonicalJson } from '../request/canonical.js';
 import { isBuiltinTool, parseToolArguments } from '../request/tools.js';
 import type { RuntimeCore } from './core.js';
@@ -12,11 +12,6 @@ import { firstTurnToolContent, receiptToolContent, resultToolContent } from './r
 import { spawnSubagent } from './spawn.js';
 import { isWithin } from './paths.js';
 
-/** A tool call's outcome as it enters the dialogue. */
-export interface ToolOutcome {
-  readonly content: string;
-  readonly isError: boolean;
-}
 
 const ok = (content: string): ToolOutcome => ({ content, isError: false });
 

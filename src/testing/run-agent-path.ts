@@ -5,8 +5,8 @@
  * an outside event), and the state after every step is compared with the path's.
  */
 import { createActor, type AnyMachineSnapshot, type EventObject, type InspectionEvent } from 'xstate';
-import { agentMachine, toolActorId } from '../../machines/agent.machine.js';
-import type { AgentEvent, AgentResult, ToolInput } from '../../machines/agent.types.js';
+import { agentMachine } from '../../machines/agent.machine.js';
+import type { AgentEvent, AgentResult, ToolStepInput } from '../../machines/agent.types.js';
 import type { AgentPath, AgentPathStep } from './agent-paths.js';
 import { agentStateKey, type AgentSnapshotLike } from './agent-state.js';
 import { afterMicrotasks } from './deferred.js';
@@ -56,13 +56,16 @@ const INVOKED: ReadonlyMap<string, string> = new Map(
   stateNodesOf(agentMachine).flatMap((node) => node.invoke.map((inv): [string, string] => [inv.id, String(inv.src)])),
 );
 
-/** Stand-ins for the agent machine's actors: invoked ones become promises, the rest callbacks. */
+/** The actor that runs a step's tool calls: a callback sending one `tool.result` per call. */
+const TOOL_STEP = 'runToolCalls';
+
+/** Stand-ins for the agent machine's actors: invoked ones become promises, the rest (and the tool step) callbacks. */
 function standInActors(standIns: StandIns, real: ReadonlySet<string>): Record<string, unknown> {
   const invoked = new Set(INVOKED.values());
   const actors: Record<string, unknown> = {};
   for (const src of Object.keys(agentMachine.implementations.actors)) {
     if (real.has(src)) continue;
-    actors[src] = invoked.has(src) ? standIns.promise(src) : standIns.callback(src);
+    actors[src] = invoked.has(src) && src !== TOOL_STEP ? standIns.promise(src) : standIns.callback(src);
   }
   return actors;
 }
@@ -119,7 +122,7 @@ export async function runAgentPath(path: AgentPath, options: RunAgentPathOptions
       if (driven === 'sync' && consumed >= log.length) fail(index, step.label, `the agent to process ${step.event.type}`, 'no event was processed');
     }
     const entry = await next();
-    if (!sameEvent(entry.event, step.event, real.has('executeTool'))) fail(index, step.label, `event ${eventText(step.event)}`, `event ${eventText(entry.event)}`);
+    if (!sameEvent(entry.event, step.event, real.has(TOOL_STEP))) fail(index, step.label, `event ${eventText(step.event)}`, `event ${eventText(entry.event)}`);
     const reached = keyOf(entry.snapshot);
     states.push(reached);
     if (reached !== step.expected) fail(index, step.label, step.expected, reached);
@@ -169,9 +172,10 @@ function deliver(step: AgentPathStep, standIns: StandIns, real: ReadonlySet<stri
     return 'async';
   }
   if (event.type === 'tool.result') {
-    const child = standIns.child(toolActorId(event.callId));
-    if (!child) return real.has('executeTool') ? 'async' : { error: `no running tool actor for ${event.callId}` };
-    if (child.stopped) return { error: `the tool actor for ${event.callId} was already stopped` };
+    if (real.has(TOOL_STEP)) return 'async';
+    const child = standIns.children.findLast((c) => c.src === TOOL_STEP && (c.input as ToolStepInput).calls.some((call) => call.id === event.callId));
+    if (!child) return { error: `no running tool step has call ${event.callId}` };
+    if (child.stopped) return { error: `the tool step running ${event.callId} was already stopped` };
     child.sendBack(event);
     return 'sync';
   }
@@ -198,10 +202,12 @@ function deliverLate(standIns: StandIns, steps: readonly AgentPathStep[]): numbe
     count++;
   }
   for (const child of standIns.children) {
-    const { call } = child.input as ToolInput;
-    const late: AgentEvent = { type: 'tool.result', callId: call.id, toolName: call.name, content: 'late result', isError: false };
-    child.sendBack(late);
-    count++;
+    if (child.src !== TOOL_STEP) continue;
+    for (const call of (child.input as ToolStepInput).calls) {
+      const late: AgentEvent = { type: 'tool.result', callId: call.id, toolName: call.name, content: 'late result', isError: false };
+      child.sendBack(late);
+      count++;
+    }
   }
   return count;
 }

@@ -155,6 +155,23 @@ describe('append invariants', () => {
     expect(d.append(result('c2')).pendingCalls()).toEqual([]);
   });
 
+  it('two versions answering the same reply in different orders each know their own answers', () => {
+    const asked = Dialogue.of([open('u1'), reply('a1', ['c1', 'c2', 'c3'])]);
+    const first = asked.append(result('c1')).append(result('c2'));
+    const other = asked.append(result('c2'));
+    expect(other.isPendingCall('c1')).toBe(true);
+    expect(other.isPendingCall('c2')).toBe(false);
+    const otherDone = other.append(result('c1'));
+    expect(first.isPendingCall('c1')).toBe(false);
+    expect(first.isPendingCall('c2')).toBe(false);
+    expect(first.isPendingCall('c3')).toBe(true);
+    expect(asked.isPendingCall('c1')).toBe(true);
+    expect(asked.isPendingCall('c2')).toBe(true);
+    expect(() => otherDone.append(result('c2'))).toThrow(/already has its result/);
+    expect(otherDone.append(result('c3')).hasPendingCalls()).toBe(false);
+    expect(first.hasPendingCalls()).toBe(true);
+  });
+
   it('nothing but results may follow a reply with pending calls', () => {
     const d = Dialogue.of([open('u1'), reply('a1', ['c1', 'c2']), result('c2')]);
     for (const entry of [open('u2'), inject('m1'), reply('a2'), compact('s1', 'u1')]) {

@@ -11,6 +11,15 @@ import { refEffective, refGroups, refLastAssistant, refPending, refStart, refTur
 
 const RUNS = { numRuns: 300 };
 
+/** The O(1) pending-call queries agree with the reference for every call of the last reply. */
+function expectPendingQueries(d: Dialogue, log: readonly Entry[]): void {
+  const pending = new Set(refPending(log).map((c) => c.id));
+  expect(d.hasPendingCalls()).toBe(pending.size > 0);
+  const last = log[refLastAssistant(log)];
+  for (const call of last?.kind === 'assistant' ? last.toolCalls : []) expect(d.isPendingCall(call.id)).toBe(pending.has(call.id));
+  expect(d.isPendingCall('no-such-call')).toBe(false);
+}
+
 /** A valid entry to append after `log` (a result while calls are pending, else a new turn). */
 function nextEntry(log: readonly Entry[], tag: string): Entry {
   const pending = refPending(log)[0];
@@ -31,6 +40,7 @@ describe('Dialogue matches the reference model', () => {
         const active = turns.at(-1);
         expect(d.activeTurn()?.start).toBe(active !== undefined && !active.finished ? active.start : undefined);
         expect(d.pendingCalls()).toEqual(refPending(entries));
+        expectPendingQueries(d, entries);
         expect(d.lastAssistantPosition()).toBe(refLastAssistant(entries));
         expect(d.effectiveStart()).toBe(refStart(entries));
         const content = refEffective(entries).filter((e) => e.kind !== 'compaction');
@@ -75,6 +85,8 @@ describe('append never mutates an earlier version', () => {
         const branch2 = (versions[j] as Dialogue).append(nextEntry(contents[j] as Entry[], 'b'));
         const latest = (versions[versions.length - 1] as Dialogue).append(nextEntry(it.entries, 'c'));
         versions.forEach((v, k) => expect(v.log.toArray()).toEqual(contents[k]));
+        versions.forEach((v, k) => expectPendingQueries(v, contents[k] as Entry[]));
+        for (const d of [branch, branch2, latest]) expectPendingQueries(d, d.log.toArray());
         expect(branch.log.toArray()).toEqual([...(contents[i] as Entry[]), branchEntry]);
         expect([...branch.effective()]).toEqual(refEffective(branch.log.toArray()));
         expect(branch2.length).toBe((contents[j] as Entry[]).length + 1);

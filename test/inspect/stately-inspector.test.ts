@@ -41,7 +41,7 @@ describe.each([
       expect(received.about(path, '@xstate.event').length, path).toBeGreaterThan(0);
       expect(received.about(path, '@xstate.snapshot').length, path).toBeGreaterThan(0);
     }
-    expect([...received.names().values()]).toEqual(expect.arrayContaining(['model', expect.stringMatching(/^tool:/)]));
+    expect([...received.names().values()]).toEqual(expect.arrayContaining(['model', 'tools']));
 
     expect(received.raw.filter((text) => text.includes(MARKER))).toEqual([]);
     const agentSnapshots = received.messages.filter(isAgentSnapshot);

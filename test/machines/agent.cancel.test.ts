@@ -40,7 +40,7 @@ function startAgent(scenarioName: string) {
       runTaskHooks: standIns.promise('runTaskHooks'),
       generateSummary: standIns.promise('generateSummary'),
       sampleModel: standIns.promise('sampleModel'),
-      executeTool: standIns.callback('executeTool'),
+      runToolCalls: standIns.callback('runToolCalls'),
     } as never,
   });
   const seen: InspectionEvent[] = [];

@@ -3,9 +3,8 @@
  * library's testing entry instead of the package name).
  */
 import { describe, expect, it } from 'vitest';
-import { fromCallback } from 'xstate';
 // Through the public entry, exactly as a harness author imports it.
-import { agentPaths, agentScenarios, agentTransitionCoverage, runAgentPath, testAgentPaths, type AgentEvent, type AgentResult, type ToolInput } from '../../src/index.js';
+import { agentPaths, agentScenarios, agentTransitionCoverage, runAgentPath, testAgentPaths, toolStepLogic, type AgentResult } from '../../src/index.js';
 
 // Your composition: the actions your host runs when an agent publishes, reports or ends a turn.
 const reported: AgentResult[] = [];
@@ -38,20 +37,13 @@ describe('my harness on every agent path', () => {
 });
 
 describe('with my own tool running for real', () => {
-  const webSearch = fromCallback<AgentEvent, ToolInput>(({ input, sendBack }) => {
-    let stopped = false;
-    void Promise.resolve('results').then((content) => {
-      if (!stopped) sendBack({ type: 'tool.result', callId: input.call.id, toolName: input.call.name, content, isError: false });
-    });
-    return () => {
-      stopped = true;
-    };
-  });
+  // One call at a time; toolStepLogic runs a reply's calls together and aborts them on cancel.
+  const webSearch = toolStepLogic(async ({ call }, signal) => ({ content: signal.aborted ? '' : `results for ${call.id}`, isError: false }));
   // A tool that answers on its own fits the paths where results follow the reply directly.
   const fitting = paths.filter((p) => p.steps.every((s, i) => s.label !== 'search, then answer' || (p.steps[i + 1]?.label === 'tool result' && p.steps[i + 2]?.label === 'tool result')));
 
   it.each(fitting.slice(0, 20).map((p) => [p.name, p] as const))('%s', async (_, path) => {
-    const run = await runAgentPath(path, { provide: { ...provide, actors: { executeTool: webSearch } } });
+    const run = await runAgentPath(path, { provide: { ...provide, actors: { runToolCalls: webSearch } } });
     expect(run.states).toEqual(path.steps.map((s) => s.expected));
   });
 });

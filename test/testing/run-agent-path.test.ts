@@ -3,9 +3,9 @@
  * composition leaves them, and runs a harness's own actors and actions.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { fromCallback } from 'xstate';
 import { agentMachine } from '../../machines/agent.machine.js';
-import type { AgentEvent, AgentResult, ToolInput } from '../../machines/agent.types.js';
+import type { AgentResult } from '../../machines/agent.types.js';
+import { toolStepLogic } from '../../machines/tool-step.js';
 import { agentPaths, type AgentPath } from '../../src/testing/agent-paths.js';
 import { agentScenarios } from '../../src/testing/agent-scenarios.js';
 import { PathMismatchError } from '../../src/testing/path-error.js';
@@ -64,13 +64,11 @@ describe('runAgentPath', () => {
   });
 
   it('runs a harness tool for real and waits for the results it sends', async () => {
-    const echo = fromCallback<AgentEvent, ToolInput>(({ input, sendBack }) => {
-      queueMicrotask(() => sendBack({ type: 'tool.result', callId: input.call.id, toolName: input.call.name, content: 'echo', isError: false }));
-    });
+    const echo = toolStepLogic(({ call }) => ({ content: `echo ${call.id}`, isError: false }));
     // Paths whose tool results come right after the reply fit a tool that answers at once.
     const fitting = oneShot.filter((p) => p.steps.every((s, i) => s.label !== 'reply with 2 tool calls' || (p.steps[i + 1]?.label === 'tool result' && p.steps[i + 2]?.label === 'tool result')));
     expect(fitting.length).toBeGreaterThan(3);
-    for (const path of fitting) await runAgentPath(path, { provide: { actors: { executeTool: echo } } });
+    for (const path of fitting) await runAgentPath(path, { provide: { actors: { runToolCalls: echo } } });
   });
 
   it('finds where a composition that overrides guards leaves the generated paths, and regenerates them', async () => {

@@ -1,0 +1,48 @@
+/**
+ * The actor that runs one step's tool calls, built from a function that runs one call.
+ * Pure: the function is the host's side effect.
+ */
+import { fromCallback } from 'xstate';
+import type { AgentEvent, ToolInput, ToolOutcome, ToolStepInput } from './agent.types.js';
+
+/** Runs one tool call; `signal` aborts when the step is stopped. */
+export type ToolExecutor = (input: ToolInput, signal: AbortSignal) => ToolOutcome | Promise<ToolOutcome>;
+
+/**
+ * Callback logic for the agent machine's `runToolCalls` actor: starts every call of the step
+ * at once and sends back one `tool.result` per call as it finishes (a thrown error or a
+ * rejection becomes an error result). Stopping the actor aborts the one signal all calls
+ * share, and nothing is sent after that. One signal per step rather than per call: a call that
+ * finishes has nothing left to abort.
+ *
+ * @example
+ * ```ts
+ * const logic = agentMachine.provide({
+ *   actors: { runToolCalls: toolStepLogic(async ({ call }, signal) => ({ content: await myTool(call, signal), isError: false })) },
+ * });
+ * ```
+ */
+export function toolStepLogic(execute: ToolExecutor) {
+  return fromCallback<AgentEvent, ToolStepInput>(({ input, sendBack }) => {
+    const controller = new AbortController();
+    const { signal } = controller;
+    const settle = (call: ToolInput['call'], outcome: ToolOutcome): void => {
+      // A call stopped with its step writes nothing.
+      if (!signal.aborted) sendBack({ type: 'tool.result', callId: call.id, toolName: call.name, content: outcome.content, isError: outcome.isError });
+    };
+    for (const call of input.calls) {
+      const one: ToolInput = { path: input.path, call };
+      let outcome: ToolOutcome | Promise<ToolOutcome>;
+      try {
+        outcome = execute(one, signal);
+      } catch (error) {
+        outcome = Promise.reject(error);
+      }
+      void Promise.resolve(outcome).then(
+        (value) => settle(call, value),
+        (error: unknown) => settle(call, { content: `Error: ${error instanceof Error ? error.message : String(error)}`, isError: true }),
+      );
+    }
+    return () => controller.abort();
+  });
+}

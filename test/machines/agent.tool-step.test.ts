@@ -1,0 +1,119 @@
+/**
+ * One reply's tool calls run as one step actor: every call starts at once, results join the
+ * dialogue as they arrive, leaving the step (all results in, or a cancel) stops the actor and
+ * aborts whatever still runs, and no tool actor is left in the agent's snapshot.
+ */
+import { describe, expect, it } from 'vitest';
+import { createActor } from 'xstate';
+import { agentMachine } from '../../machines/agent.machine.js';
+import type { AgentContext, ToolInput, ToolOutcome } from '../../machines/agent.types.js';
+import { toolStepLogic } from '../../machines/tool-step.js';
+import { replyOutput } from '../../src/testing/agent-events.js';
+import { agentScenarios } from '../../src/testing/agent-scenarios.js';
+import { agentStateKey } from '../../src/testing/agent-state.js';
+import { afterMicrotasks, deferred, type Deferred } from '../../src/testing/deferred.js';
+import { StandIns } from '../../src/testing/stand-ins.js';
+
+/** A subagent whose model is a stand-in and whose tools are the given per-call executor. */
+function startAgent(execute: (input: ToolInput, signal: AbortSignal) => ToolOutcome | Promise<ToolOutcome>) {
+  const scenario = agentScenarios().find((s) => s.name === 'subagent, no hooks, none, one-shot')!;
+  const standIns = new StandIns();
+  const logic = agentMachine.provide({
+    actors: {
+      sampleModel: standIns.promise('sampleModel'),
+      runToolCalls: toolStepLogic(execute),
+    } as never,
+  });
+  const actor = createActor(logic, { input: scenario.input }).start();
+  const context = () => actor.getSnapshot().context as AgentContext;
+  const children = () => Object.keys(actor.getSnapshot().children);
+  const reply = async (calls: number) => {
+    const toolCalls = Array.from({ length: calls }, () => ({ name: 'lookup' }));
+    standIns.pending('model')!.result.resolve(replyOutput({ text: '', toolCalls }, { turnsCompleted: context().turnsCompleted, step: context().step }));
+    await afterMicrotasks();
+  };
+  return { actor, standIns, context, children, reply, key: () => agentStateKey(actor.getSnapshot()) };
+}
+
+/** An executor whose calls each wait for the test, recording their signals. */
+function heldCalls() {
+  const calls = new Map<string, { done: Deferred<ToolOutcome>; signal: AbortSignal }>();
+  const execute = (input: ToolInput, signal: AbortSignal) => {
+    const done = deferred<ToolOutcome>();
+    calls.set(input.call.id, { done, signal });
+    return done.promise;
+  };
+  return { calls, execute };
+}
+
+describe('the tool step', () => {
+  it('holds one actor however many calls the reply makes, and none once the step ends', async () => {
+    const held = heldCalls();
+    const agent = startAgent(held.execute);
+    await agent.reply(50);
+    expect(held.calls.size).toBe(50);
+    expect(agent.key()).toBe('running.working.acting awaiting=50');
+    expect(agent.children()).toEqual(['tools']);
+    for (const { done } of held.calls.values()) done.resolve({ content: 'ok', isError: false });
+    await afterMicrotasks();
+    expect(agent.key()).toBe('running.working.sampling');
+    expect(agent.children()).toEqual(['model']);
+  });
+
+  it('appends results in arrival order, each as soon as it arrives', async () => {
+    const held = heldCalls();
+    const agent = startAgent(held.execute);
+    await agent.reply(3);
+    const ids = [...held.calls.keys()];
+    held.calls.get(ids[2]!)!.done.resolve({ content: 'third', isError: false });
+    await afterMicrotasks();
+    // A sibling still running sees the result that exists (what a later fork copies).
+    expect(agent.context().dialogue.isPendingCall(ids[2]!)).toBe(false);
+    expect(agent.context().dialogue.isPendingCall(ids[0]!)).toBe(true);
+    held.calls.get(ids[0]!)!.done.resolve({ content: 'first', isError: true });
+    held.calls.get(ids[1]!)!.done.resolve({ content: 'second', isError: false });
+    await afterMicrotasks();
+    const results = agent.context().dialogue.log.toArray().filter((e) => e.kind === 'tool_result');
+    expect(results.map((e) => (e.kind === 'tool_result' ? [e.callId, e.content, e.isError] : []))).toEqual([
+      [ids[2], 'third', false],
+      [ids[0], 'first', true],
+      [ids[1], 'second', false],
+    ]);
+  });
+
+  it('cancel aborts every pending call, and their late results write nothing', async () => {
+    const held = heldCalls();
+    const agent = startAgent(held.execute);
+    await agent.reply(4);
+    const ids = [...held.calls.keys()];
+    held.calls.get(ids[1]!)!.done.resolve({ content: 'in time', isError: false });
+    await afterMicrotasks();
+    agent.actor.send({ type: 'cancel' });
+    expect([...held.calls.values()].map((c) => c.signal.aborted)).toEqual([true, true, true, true]);
+    expect(agent.children()).toEqual([]);
+    const length = agent.context().dialogue.length;
+    for (const { done } of held.calls.values()) done.resolve({ content: 'late', isError: false });
+    await afterMicrotasks();
+    expect(agent.context().dialogue.length).toBe(length);
+    expect(agent.actor.getSnapshot().status).toBe('done');
+  });
+
+  it('turns a throwing or rejecting call into an error result, and keeps the others', async () => {
+    let n = 0;
+    const agent = startAgent(() => {
+      n++;
+      if (n === 1) throw new Error('boom');
+      if (n === 2) return Promise.reject(new Error('late boom'));
+      return { content: 'fine', isError: false };
+    });
+    await agent.reply(3);
+    const results = agent.context().dialogue.log.toArray().filter((e) => e.kind === 'tool_result');
+    const byCall = Object.fromEntries(results.map((e) => (e.kind === 'tool_result' ? [e.callId, [e.content, e.isError]] : [])));
+    expect(byCall).toEqual({
+      call_t0_s0_0: ['Error: boom', true],
+      call_t0_s0_1: ['Error: late boom', true],
+      call_t0_s0_2: ['fine', false],
+    });
+    expect(agent.key()).toBe('running.working.sampling');
+  });
+});
