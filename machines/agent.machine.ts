@@ -28,6 +28,8 @@ import type {
   SummaryOutput,
   ToolStepInput,
   TurnReport,
+  TurnStatus,
+  StopReason,
 } from './agent.types.js';
 
 const notProvided = (name: string) => (): never => {
@@ -64,7 +66,7 @@ export const agentMachine = setup({
     releaseAndReport: (_, _params: { result: AgentResult; dialogue: DialogueView }) => {},
     /** A subagent's actor ended abnormally; the runtime has already delivered its result. */
     noteSubagentEnded: () => {},
-    /** Runtime hook: a continuable agent finished a turn and is idle again. */
+    /** Runtime hook: a continuable agent (or the root) finished a turn and is idle again. */
     reportTurn: (_, _params: { report: TurnReport }) => {},
 
     /** Keeps the hook-accepted (possibly rewritten) task. */
@@ -118,7 +120,9 @@ export const agentMachine = setup({
     openTurnWithItem: assign(({ context, event }) => {
       if (event.type !== 'inbox') return {};
       return {
-        dialogue: context.dialogue.append(userEntry({ text: event.item.text, origin: event.item.origin, opensTurn: true })),
+        dialogue: context.dialogue.append(
+          userEntry({ text: event.item.text, origin: event.item.origin, opensTurn: true, ...attachmentsOf(event.item) }),
+        ),
         step: 0,
         turnOpenedBy: event.item.origin,
       };
@@ -136,7 +140,7 @@ export const agentMachine = setup({
       let dialogue = context.dialogue;
       for (let i = items.length - 1; i >= 0; i--) {
         const item = items[i]!;
-        dialogue = dialogue.append(userEntry({ text: item.text, origin: item.origin, opensTurn: false }));
+        dialogue = dialogue.append(userEntry({ text: item.text, origin: item.origin, opensTurn: false, ...attachmentsOf(item) }));
       }
       return { dialogue, inbox: null };
     }),
@@ -149,7 +153,9 @@ export const agentMachine = setup({
       return {
         dialogue,
         usage: addUsage(context.usage, params.output.usage ?? requestUsage(response.usage)),
-        lastText: response.text,
+        // What the turn has said so far: a tool-calling step without text keeps the earlier
+        // text of the same turn, so a turn cut short by its step cap still reports something.
+        lastText: response.text !== '' || context.step === 0 ? response.text : context.lastText,
         step: context.step + 1,
       };
     }),
@@ -161,6 +167,18 @@ export const agentMachine = setup({
           toolResultEntry({ callId: event.callId, toolName: event.toolName, content: event.content, isError: event.isError }),
         ),
       };
+    }),
+    /**
+     * Ends the calls of an interrupted step with an error result each, so the dialogue stays a
+     * valid transcript for the next turn. Leaving `acting` stops the
+     * tool actor (aborting the calls); whatever it reports afterwards is ignored.
+     */
+    abandonPendingCalls: assign(({ context }) => {
+      let dialogue = context.dialogue;
+      for (const call of context.dialogue.pendingCalls()) {
+        dialogue = dialogue.append(toolResultEntry({ callId: call.id, toolName: call.name, content: INTERRUPTED_CALL_TEXT, isError: true }));
+      }
+      return { dialogue };
     }),
     /** Applies a compaction the host asked for, counting what writing it cost. */
     applyCompaction: assign(({ context, event }) =>
@@ -185,11 +203,11 @@ export const agentMachine = setup({
       stopReason: 'model_error' as const,
       error: errorText(params.error),
     })),
-    /** Marks a turn that used up its model requests. */
+    /** Marks a one-shot agent whose turn used up its model requests. */
     markStepLimit: assign(({ context }) => ({
       status: 'failed' as const,
       stopReason: 'max_steps' as const,
-      error: `stopped after ${context.step} model requests in one turn (limit ${context.input.maxSteps ?? 0})`,
+      error: stepLimitText(context),
     })),
     /** Marks an outside cancellation (unless a denial or failure already explains it). */
     markCancelled: assign(({ context, event }) => ({
@@ -213,6 +231,8 @@ export const agentMachine = setup({
     inboxHasItems: ({ context }) => context.inbox !== null,
     /** This reply is the last model request the turn may make. */
     replyUsesLastStep: ({ context }) => context.input.maxSteps !== undefined && context.step + 1 >= context.input.maxSteps,
+    /** The agent is the session's root: a failed model request ends its turn, not the session. */
+    isRootAgent: ({ context }) => context.input.parentPath === null,
     /** A continuable agent goes idle after a turn, unless a close was requested. */
     staysOpen: ({ context }) => context.input.lifetime === 'continuable' && !context.closeRequested,
     /** Every call of the current step has its result (O(1)). */
@@ -348,6 +368,24 @@ export const agentMachine = setup({
           on: {
             inbox: { actions: 'queueInboxItem' },
             close: { actions: 'requestClose' },
+            // The host cancelled this turn (its subagents are already cancelled): the model
+            // request stops with the state, pending calls get error results, and the agent
+            // waits for its next turn. A one-shot agent is cancelled instead, never interrupted.
+            interrupt: {
+              guard: 'staysOpen',
+              target: 'idle',
+              actions: [
+                'abandonPendingCalls',
+                'drainInbox',
+                {
+                  type: 'reportTurn',
+                  params: ({ context, event }) => ({
+                    report: turnReportOf(context, 'cancelled', 'cancelled', event.type === 'interrupt' ? event.reason : undefined),
+                  }),
+                },
+                'finishTurn',
+              ],
+            },
           },
           states: {
             sampling: {
@@ -372,6 +410,17 @@ export const agentMachine = setup({
                     actions: { type: 'appendReply', params: ({ event }) => ({ output: event.output }) },
                   },
                   {
+                    // The cap ends the turn; a continuable agent (and the root) stays usable.
+                    guard: and(['inboxHasItems', 'replyUsesLastStep', 'staysOpen']),
+                    target: '#agent.running.idle',
+                    actions: [
+                      { type: 'appendReply', params: ({ event }) => ({ output: event.output }) },
+                      'drainInbox',
+                      { type: 'reportTurn', params: ({ context }) => ({ report: turnReportOf(context, 'max_steps', 'max_steps', stepLimitText(context)) }) },
+                      'finishTurn',
+                    ],
+                  },
+                  {
                     guard: and(['inboxHasItems', 'replyUsesLastStep']),
                     target: '#agent.settled',
                     actions: [{ type: 'appendReply', params: ({ event }) => ({ output: event.output }) }, 'markStepLimit'],
@@ -390,7 +439,7 @@ export const agentMachine = setup({
                     actions: [
                       { type: 'appendReply', params: ({ event }) => ({ output: event.output }) },
                       // Reported before the turn is counted: the turn in progress is turnsCompleted.
-                      { type: 'reportTurn', params: ({ context }) => ({ report: turnReportOf(context) }) },
+                      { type: 'reportTurn', params: ({ context }) => ({ report: turnReportOf(context, 'completed', 'completed') }) },
                       'finishTurn',
                     ],
                   },
@@ -399,7 +448,22 @@ export const agentMachine = setup({
                     actions: [{ type: 'appendReply', params: ({ event }) => ({ output: event.output }) }, 'finishTurn', 'markCompleted'],
                   },
                 ],
-                onError: { target: '#agent.settled', actions: { type: 'markModelError', params: ({ event }) => ({ error: event.error }) } },
+                onError: [
+                  {
+                    // A failure that survived the retries ends the root's turn, not the session.
+                    guard: 'isRootAgent',
+                    target: '#agent.running.idle',
+                    actions: [
+                      'drainInbox',
+                      {
+                        type: 'reportTurn',
+                        params: ({ context, event }) => ({ report: turnReportOf(context, 'failed', 'model_error', errorText(event.error)) }),
+                      },
+                      'finishTurn',
+                    ],
+                  },
+                  { target: '#agent.settled', actions: { type: 'markModelError', params: ({ event }) => ({ error: event.error }) } },
+                ],
               },
             },
             acting: {
@@ -414,6 +478,15 @@ export const agentMachine = setup({
               // late results change nothing.
               on: { 'tool.result': { guard: 'isPendingCall', actions: 'appendToolResult' } },
               always: [
+                {
+                  guard: and(['allToolResultsIn', 'stepLimitReached', 'staysOpen']),
+                  target: '#agent.running.idle',
+                  actions: [
+                    'drainInbox',
+                    { type: 'reportTurn', params: ({ context }) => ({ report: turnReportOf(context, 'max_steps', 'max_steps', stepLimitText(context)) }) },
+                    'finishTurn',
+                  ],
+                },
                 { guard: and(['allToolResultsIn', 'stepLimitReached']), target: '#agent.settled', actions: 'markStepLimit' },
                 { guard: 'allToolResultsIn', target: 'sampling' },
               ],
@@ -454,12 +527,26 @@ function errorText(error: unknown): string {
   return typeof error === 'string' ? error : JSON.stringify(error);
 }
 
-function turnReportOf(context: AgentContext): TurnReport {
+/** The text a tool result gets when its turn was interrupted before the call finished. */
+export const INTERRUPTED_CALL_TEXT = 'Error (cancelled): the turn was cancelled before this tool call finished.';
+
+function stepLimitText(context: AgentContext): string {
+  return `stopped after ${context.step} model requests in one turn (limit ${context.input.maxSteps ?? 0})`;
+}
+
+function attachmentsOf(item: InboxItem): { attachments?: InboxItem['attachments'] } {
+  return item.attachments && item.attachments.length > 0 ? { attachments: item.attachments } : {};
+}
+
+function turnReportOf(context: AgentContext, status: TurnStatus, stopReason: StopReason, error?: string): TurnReport {
   return {
     path: context.input.path,
     turn: context.turnsCompleted,
     text: context.lastText,
     openedBy: context.turnOpenedBy,
+    status,
+    stopReason,
+    ...(error !== undefined ? { error } : {}),
     usage: context.usage,
     subtreeUsage: context.usage,
   };

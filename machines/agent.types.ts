@@ -2,7 +2,7 @@
  * Types of the agent machine: its input, context, events and the shapes its
  * runtime-provided actors take and return. Pure data, so snapshots can be persisted.
  */
-import type { CompactionEntry, JsonValue, ToolCall, UserOrigin } from '../src/dialogue/entry.js';
+import type { Attachment, CompactionEntry, JsonValue, ToolCall, UserOrigin } from '../src/dialogue/entry.js';
 import type { Dialogue } from '../src/dialogue/dialogue.js';
 import type { ContextMode, ContextSnapshot } from '../src/context/types.js';
 import type { Effort, SystemConfiguration } from '../src/request/types.js';
@@ -50,7 +50,11 @@ export interface AgentInput {
   readonly effort: Effort | undefined;
   readonly lifetime: Lifetime;
   readonly delivery: Delivery;
-  /** Model requests allowed per turn before the agent fails with `max_steps`. */
+  /**
+   * Model requests allowed per turn. Reaching it ends the turn with `max_steps`: a continuable
+   * agent (and the root) goes idle, a one-shot agent settles. Undefined: no cap (the runtime
+   * always sets one; see `DEFAULT_MAX_STEPS`).
+   */
   readonly maxSteps: number | undefined;
   /** Whether prefix is shared with the parent, and why not (request-layer reasons). */
   readonly prefix: { readonly shared: boolean; readonly reasons: readonly string[] };
@@ -64,6 +68,8 @@ export interface AgentInput {
 export interface InboxItem {
   readonly text: string;
   readonly origin: UserOrigin;
+  /** Files or snippets sent with the item (a person's prompt may carry them). */
+  readonly attachments?: readonly Attachment[];
 }
 
 /**
@@ -163,6 +169,8 @@ export interface ToolOutcome {
 export type AgentEvent =
   | { readonly type: 'cancel'; readonly reason?: string }
   | { readonly type: 'close' }
+  /** The host cancels the turn in progress of a continuable agent (or the root); it goes idle. */
+  | { readonly type: 'interrupt'; readonly reason?: string }
   | { readonly type: 'inbox'; readonly item: InboxItem }
   | { readonly type: 'tool.result'; readonly callId: string; readonly toolName: string; readonly content: string; readonly isError: boolean }
   | { readonly type: 'compaction.apply'; readonly entry: CompactionEntry; readonly basedOn: number; readonly usage?: Usage }
@@ -197,12 +205,23 @@ export interface AgentResult {
   readonly prefixReasons: readonly string[];
 }
 
-/** A continuable agent's report at the end of a turn (it stays idle afterwards). */
+/**
+ * How a turn ended: `completed`; `max_steps` (the step cap ended it with what existed);
+ * `failed` (a model request failed after its retries); `cancelled` (the host interrupted it).
+ */
+export type TurnStatus = 'completed' | 'max_steps' | 'failed' | 'cancelled';
+
+/** A continuable agent's (or the root's) report at the end of a turn; it is idle afterwards. */
 export interface TurnReport {
   readonly path: string;
   readonly turn: number;
+  /** The turn's last non-empty assistant text (what exists when a turn is cut short). */
   readonly text: string;
   readonly openedBy: UserOrigin | undefined;
+  readonly status: TurnStatus;
+  readonly stopReason: StopReason;
+  /** Why a turn failed or was cut short. */
+  readonly error?: string;
   /** The agent's own usage so far (all its turns). */
   readonly usage: Usage;
   /** `usage` plus its subagents' so far; filled in by the runtime (the machine reports `usage`). */

@@ -15,6 +15,7 @@ export { createRuntime, defineRuntimeTool } from './runtime/runtime.js';
 export { RuntimeError, type RuntimeErrorCode } from './runtime/errors.js';
 export { ROOT_PATH } from './runtime/paths.js';
 export { DEFAULT_RESULT_METADATA, resultMetadata, resultToolContent, type ResultMetadata, type ResultMetadataField } from './runtime/reports.js';
+export { DEFAULT_MAX_STEPS, type TurnOutcome, type TurnUsage } from './runtime/turns.js';
 export { DEFAULT_SYSTEM_PROMPT } from './runtime/heads.js';
 export type { RoleDefinition } from './runtime/roles.js';
 export type {
@@ -27,6 +28,7 @@ export type {
   FirstReportValue,
   HostRoot,
   Lifetime,
+  PromptOptions,
   Runtime,
   RuntimeEvents,
   RuntimeOptions,
@@ -69,6 +71,7 @@ export type {
   ToolInput,
   ToolOutcome,
   ToolStepInput,
+  TurnStatus,
 } from '../machines/agent.types.js';
 
 // Dialogue: frozen entries, append-only logs, effective views.

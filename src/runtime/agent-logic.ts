@@ -3,6 +3,7 @@
  * requests, tool calls, and the publish/report actions. Every actor honours its AbortSignal,
  * and XState ignores whatever a stopped actor resolves, so late results are dropped.
  */
+import { setImmediate as nextMacrotask } from 'node:timers/promises';
 import { fromPromise } from 'xstate';
 import { agentMachine } from '../../machines/agent.machine.js';
 import { toolStepLogic } from '../../machines/tool-step.js';
@@ -18,6 +19,7 @@ import { assistantEntry, compactionEntry, type CompactionEntry } from '../dialog
 import type { Dialogue } from '../dialogue/dialogue.js';
 import type { DialogueView } from '../dialogue/types.js';
 import { addUsage, requestUsage, ZERO_USAGE, type ModelResponse, type Usage } from '../model/adapter.js';
+import { throwIfAborted } from '../model/abort.js';
 import { EntryView } from '../dialogue/entry-seq.js';
 import { modelSummarizer, type Summarizer } from '../model/summarizer.js';
 import { serializeRequest } from '../request/serialize.js';
@@ -119,6 +121,11 @@ export function createAgentLogic(core: RuntimeCore) {
         return { text: summary.text, usage: requestUsage(summary.usage) };
       }),
       sampleModel: fromPromise<SampleOutput, SampleInput>(async ({ input, signal }) => {
+        // Between model requests of a turn, let timers, I/O, aborts and signals run: a model
+        // that answers without I/O would otherwise keep the loop in microtasks for the whole
+        // turn. (node:timers is used because test fake timers replace only the globals.)
+        if (input.step > 0) await nextMacrotask();
+        throwIfAborted(signal);
         const compaction = await maybeCompact(core, input, signal);
         const dialogue = compaction ? input.dialogue.append(compaction.entry) : input.dialogue;
         const response = await core.options.model.sample(requestOf(input, dialogue), {

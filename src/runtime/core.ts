@@ -24,7 +24,9 @@ import { checkResultMetadata, settlementNotice, turnNotice, type ResultMetadata 
 import { UsageLedger, type UsageAccount } from './usage-ledger.js';
 import { checkPriceTable } from '../model/prices.js';
 import type { Usage } from '../model/adapter.js';
-import type { AgentInfo, AgentResult, CancelReport, CancelledAgent, FirstReportValue, RuntimeEvents, RuntimeOptions, RuntimeTool } from './types.js';
+import { DEFAULT_MAX_STEPS, TurnWaiters, type TurnOutcome } from './turns.js';
+import type { Attachment } from '../dialogue/entry.js';
+import type { AgentInfo, AgentResult, CancelReport, CancelledAgent, FirstReportValue, PromptOptions, RuntimeEvents, RuntimeOptions, RuntimeTool } from './types.js';
 
 type Listener<K extends keyof RuntimeEvents> = (event: RuntimeEvents[K]) => void;
 
@@ -56,6 +58,8 @@ export class RuntimeCore {
   readonly resultMetadata: ResultMetadata;
   /** Usage accounts of live agents, by path. */
   private readonly accounts = new Map<string, UsageAccount>();
+  /** Prompts waiting for the end of their turn. */
+  readonly turns: TurnWaiters = new TurnWaiters(this);
 
   constructor(readonly options: RuntimeOptions) {
     this.registry = new Registry(resolveLimits(options.limits));
@@ -94,7 +98,7 @@ export class RuntimeCore {
       effort: this.heads.presetOf(this.heads.root())?.defaults?.effort,
       lifetime: 'continuable',
       delivery: 'caller',
-      maxSteps: this.options.defaults?.maxSteps,
+      maxSteps: this.options.defaults?.maxSteps ?? DEFAULT_MAX_STEPS,
       prefix: { shared: true, reasons: [] },
       hasTaskHooks: false,
       startedAt: record.reservedAt,
@@ -254,6 +258,7 @@ export class RuntimeCore {
     this.registry.release(record.path, { path: record.path, status: result.status, stopReason: result.stopReason });
     this.retention.add(result, dialogue);
     this.emit('result', result);
+    this.turns.agentFinished(result);
     const waiters = this.resultWaiters.get(record.path);
     this.resultWaiters.delete(record.path);
     for (const resolve of waiters ?? []) resolve(result);
@@ -268,6 +273,7 @@ export class RuntimeCore {
     account?.set(reported.usage);
     const report: TurnReport = account ? { ...reported, usage: account.own, subtreeUsage: account.subtree } : reported;
     this.emit('turn', report);
+    if (this.turns.has(report.path)) this.turns.turnEnded(report);
     const record = this.registry.get(report.path);
     if (!record || record.parentPath === null) return;
     if (takeFirstReport(record)?.({ kind: 'turn', text: report.text, turn: report.turn })) return;
@@ -394,11 +400,57 @@ export class RuntimeCore {
     return host ?? this.contextOf(path).dialogue;
   }
 
-  /** A person's message to an agent (the root by default). */
-  prompt(text: string, to: string = ROOT_PATH): void {
-    if (this.hostRuns(to)) throw new RuntimeError('not_permitted', 'the host runs the root agent\'s loop (hostRoot): prompt the root through the host');
-    const record = this.addressable(to);
-    record.actor.send({ type: 'inbox', item: { text, origin: { kind: 'person' } } });
+  /**
+   * A person's message to an agent (the root by default). Resolves when the turn that answers
+   * it ends; rejects only for bad input (nothing is sent then). Aborting `signal` cancels
+   * that turn: the subagents it started (and any still working) are cancelled, children
+   * first, and the agent goes idle (a one-shot agent is cancelled).
+   */
+  prompt(text: string, options: PromptOptions = {}): Promise<TurnOutcome> {
+    try {
+      if (typeof text !== 'string' || text.trim() === '') throw new RuntimeError('invalid_arguments', 'a prompt must be a non-empty string');
+      const attachments = checkAttachments(options.attachments);
+      const path = options.to === undefined ? ROOT_PATH : this.resolveTarget(options.to);
+      if (this.hostRuns(path)) throw new RuntimeError('not_permitted', "the host runs the root agent's loop (hostRoot): prompt the root through the host");
+      const record = this.addressable(path);
+      const signal = options.signal;
+      if (signal?.aborted) throw new RuntimeError('aborted', `the prompt to ${path} was aborted before it was sent`);
+      const { outcome, waiter } = this.turns.wait(path);
+      if (signal) {
+        const before = new Set(record.children);
+        const onAbort = (): void => void this.cancelTurn(path, abortReason(signal), (child) => !before.has(child) || this.busy.has(child));
+        signal.addEventListener('abort', onAbort, { once: true });
+        waiter.detach = () => signal.removeEventListener('abort', onAbort);
+      }
+      record.actor.send({ type: 'inbox', item: { text, origin: { kind: 'person' }, ...(attachments ? { attachments } : {}) } });
+      return outcome;
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /**
+   * Cancels the turn in progress of `path`: first the subagents `affected` selects (their
+   * subtrees, children first), then the turn itself. A continuable agent (and the root) goes
+   * idle; a one-shot agent is cancelled. Idle agents have no turn to cancel.
+   */
+  cancelTurn(path: string, reason: string, affected: (child: string) => boolean = () => true): CancelReport {
+    const record = this.registry.get(path);
+    const state = this.stateOf(path);
+    if (!record?.actor || record.delivered || state === undefined || !state.startsWith('running.working')) return { stopped: [] };
+    if (record.parentPath !== null && record.lifetime === 'one-shot') {
+      const report = this.cancel(path, reason);
+      this.turns.noteCancelled(path, report);
+      return report;
+    }
+    const stopped: CancelledAgent[] = [];
+    for (const child of [...record.children]) if (affected(child)) stopped.push(...this.cancel(child, reason).stopped);
+    stopped.push({ path, state });
+    const report: CancelReport = { stopped };
+    this.turns.noteCancelled(path, report);
+    // Leaving the working state stops the model request and the tool calls (aborting them).
+    record.actor.send({ type: 'interrupt', reason });
+    return report;
   }
 
   /** Closes a continuable agent: now when idle, at the end of its turn when working. */
@@ -446,6 +498,23 @@ function takeFirstReport(record: AgentRecord): ((report: FirstReportValue) => tr
   if (!resolve) return undefined;
   record.onFirstReport = undefined;
   return (report) => (resolve(report), true);
+}
+
+/** Validates prompt attachments: each a `{ name, content }` pair of strings. */
+function checkAttachments(attachments: readonly Attachment[] | undefined): readonly Attachment[] | undefined {
+  if (attachments === undefined) return undefined;
+  if (!Array.isArray(attachments)) throw new RuntimeError('invalid_arguments', 'attachments must be an array of { name, content } objects');
+  for (const a of attachments as readonly unknown[]) {
+    const ok = a !== null && typeof a === 'object' && typeof (a as Attachment).name === 'string' && typeof (a as Attachment).content === 'string';
+    if (!ok) throw new RuntimeError('invalid_arguments', `each attachment must be { name: string, content: string } (got ${JSON.stringify(a)})`);
+  }
+  return attachments.length > 0 ? Object.freeze(attachments.map((a) => Object.freeze({ name: a.name, content: a.content }))) : undefined;
+}
+
+function abortReason(signal: AbortSignal): string {
+  const reason: unknown = signal.reason;
+  if (reason instanceof Error && reason.name !== 'AbortError') return `cancelled by the host: ${reason.message}`;
+  return typeof reason === 'string' && reason !== '' ? reason : 'cancelled by the host';
 }
 
 function sanitizingObserver(inspect: Observer<InspectionEvent> | ((event: InspectionEvent) => void)): Observer<InspectionEvent> {

@@ -22,7 +22,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     treeId: core.sessionId,
     sessionIdOf: (path) => core.sessionIdOf(path),
     rootPath: ROOT_PATH,
-    prompt: (text, opts) => core.prompt(text, opts?.to),
+    prompt: (text, opts) => core.prompt(text, opts),
     spawn: (parentPath, request, opts) =>
       spawnSubagent(core, parentPath, request, {
         ...(opts?.delivery ? { delivery: opts.delivery } : {}),

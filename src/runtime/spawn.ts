@@ -14,6 +14,7 @@ import type { RoleDefinition } from './roles.js';
 import { comparePrefix } from '../request/prefix.js';
 import type { RuntimeCore } from './core.js';
 import { RuntimeError } from './errors.js';
+import { DEFAULT_MAX_STEPS } from './turns.js';
 import { childPath, isValidTaskName } from './paths.js';
 import type { AgentResult, FirstReportValue, SpawnHandle, SpawnRequest } from './types.js';
 
@@ -117,7 +118,7 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
     effort: request.effort ?? role?.effort ?? parentContext.input.effort,
     lifetime,
     delivery,
-    maxSteps: role?.maxTurns ?? core.options.defaults?.maxSteps,
+    maxSteps: role?.maxTurns ?? core.options.defaults?.maxSteps ?? DEFAULT_MAX_STEPS,
     prefix: prefix.shared ? { shared: true, reasons: [] } : { shared: false, reasons: prefix.reasons },
     hasTaskHooks: (core.options.taskHooks?.length ?? 0) > 0,
     startedAt: record.reservedAt,

@@ -19,6 +19,7 @@ import type { RoleDefinition } from './roles.js';
 import type { RetentionPolicy } from './retention.js';
 import type { ConfirmCallback } from '../policy/confirmation.js';
 import type { AccessCapability, CapabilityCatalog } from '../policy/capabilities.js';
+import type { TurnOutcome } from './turns.js';
 
 export type { AgentResult, Delivery, Lifetime, TurnReport };
 export type { RetentionPolicy };
@@ -139,7 +140,11 @@ export interface RuntimeOptions {
     readonly context?: ContextSpec;
     readonly delivery?: Delivery;
     readonly lifetime?: Lifetime;
-    /** Model requests per turn before an agent fails with `max_steps`. */
+    /**
+     * Model requests per turn (default `DEFAULT_MAX_STEPS`, 20). Reaching it ends the turn with
+     * status `max_steps` and the text so far: the root and continuable agents go idle and stay
+     * usable, a one-shot subagent settles (failed, `max_steps`). A role's `maxTurns` overrides it.
+     */
     readonly maxSteps?: number;
   };
   /** The host's per-spawn choice of delivery and lifetime (never the model's). */
@@ -254,11 +259,21 @@ export interface SpawnHandle {
 /** What resolves a caller-delivery spawn. */
 export type FirstReportValue = { readonly kind: 'result'; readonly result: AgentResult } | { readonly kind: 'turn'; readonly text: string; readonly turn: number };
 
+/** Options of {@link Runtime.prompt}. */
+export interface PromptOptions {
+  /** The agent to prompt (default the root). It must be running. */
+  readonly to?: string;
+  /** Files or snippets the prompt carries; the model sees each after the prompt's text. */
+  readonly attachments?: readonly Attachment[];
+  /** Aborting it cancels the turn answering this prompt, and the subagents that turn started. */
+  readonly signal?: AbortSignal;
+}
+
 /** Events the runtime emits to hosts. */
 export interface RuntimeEvents {
   /** An agent settled or was cancelled (exactly once per agent). */
   result: AgentResult;
-  /** A continuable agent finished a turn. */
+  /** The root or a continuable agent finished a turn (completed, max_steps, failed or cancelled). */
   turn: TurnReport;
   /** The tree changed (spawn, state change, release); for live views. */
   change: { readonly path: string; readonly state: string };
@@ -274,8 +289,20 @@ export interface Runtime {
   sessionIdOf(path: string): string | undefined;
   /** The root agent's path (`/root`). */
   readonly rootPath: string;
-  /** Sends a person's message to an agent (the root by default); starts its turn if idle. */
-  prompt(text: string, options?: { readonly to?: string; readonly attachments?: readonly Attachment[] }): void;
+  /**
+   * Sends a person's message to an agent (the root by default), starting its turn if it is
+   * idle or joining the turn in progress. Resolves with that turn's outcome when it ends; a
+   * failed model request or the step cap ends the turn, never the session. Rejects only for
+   * bad input (then nothing was sent).
+   *
+   * @example
+   * ```ts
+   * const controller = new AbortController();
+   * const outcome = await runtime.prompt('Why do nested blocks break?', { signal: controller.signal });
+   * if (outcome.status === 'completed') console.log(outcome.text, outcome.usage.subtree);
+   * ```
+   */
+  prompt(text: string, options?: PromptOptions): Promise<TurnOutcome>;
   /** Starts a subagent under `parentPath` as the Agent tool would, with the host's options. */
   spawn(parentPath: string, request: SpawnRequest, options?: SpawnPolicyDecision & { readonly signal?: AbortSignal }): Promise<SpawnHandle>;
   /**

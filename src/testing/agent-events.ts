@@ -125,6 +125,7 @@ export function candidateEvents(context: AgentContext, payloads: Required<AgentP
   each(payloads.inbox, (item) => ({ type: 'inbox', item }));
   out.push({ label: 'subagent crashed', event: { type: 'xstate.error.actor./root/crashed', error: new Error('subagent crashed') } });
   out.push({ label: 'close', event: { type: 'close' } });
+  out.push({ label: 'interrupt', event: { type: 'interrupt', reason: 'turn cancelled by the path test' } });
   out.push({ label: 'cancel', event: { type: 'cancel', reason: payloads.cancelReason } });
   each(payloads.compactions, (summary) => ({
     type: 'compaction.apply',

@@ -61,6 +61,6 @@ describe('a root whose loop the host runs (hostRoot) and runtime.callTool', () =
     ]);
     expect(delivered[1]!.text).toContain('bg finished');
     expect(model.calls.some((c) => c.agentPath === '/root')).toBe(false);
-    expect(() => rt.prompt('hello')).toThrow(/host runs the root/);
+    await expect(rt.prompt('hello')).rejects.toThrow(/host runs the root/);
   });
 });
