@@ -20,7 +20,7 @@ export default tseslint.config(
     },
   },
   {
-    // Pure layers never import runtime code (DESIGN section 2).
+    // Pure layers never import runtime code (docs/architecture.md, "Layers").
     files: ['src/dialogue/**', 'src/context/**', 'src/request/**', 'src/policy/**'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [

@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
-import { agentMachine, ZERO_USAGE, type AgentInput, type AgentResult, type SampleInput, type SampleOutput } from '../src/index.js';
+import { ZERO_USAGE, type AgentResult } from '../src/index.js';
+import { agentMachine, type AgentInput, type SampleInput, type SampleOutput } from '../machines/index.js';
 
 describe('embedding the machine', () => {
   it('runs one agent with harness-provided actors and reports its result once', async () => {

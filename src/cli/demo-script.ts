@@ -19,17 +19,13 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import {
   defineRuntimeTool,
-  type Clock,
   type RuntimeOptions,
   type RuntimeTool,
-  type Script,
-  type ScriptFn,
-  type ScriptReply,
-  type ScriptToolCall,
   type SpawnPolicyDecision,
   type SpawnPolicyInput,
   type TaskHook,
 } from '../index.js';
+import type { Clock, Script, ScriptFn, ScriptReply, ScriptToolCall } from '../testing/index.js';
 import type { SessionWatch } from './watch.js';
 
 /** Where the demo's agent definitions live. */

@@ -8,16 +8,13 @@ import {
   createRuntime,
   loadDefinitions,
   modelSummarizer,
-  scriptedModel,
-  systemClock,
   type AgentResult,
-  type Clock,
   type ModelAdapter,
   type Runtime,
   type RuntimeOptions,
-  type ScriptedModel,
   type ToolCall,
 } from '../index.js';
+import { scriptedModel, systemClock, type Clock, type ScriptedModel } from '../testing/index.js';
 import { AGENTS_DIR, demoRuntimeOptions, demoScript, PERSON_PROMPTS } from './demo-script.js';
 import type { TextSink } from './format.js';
 import { preview, TreeView, type TreeRow } from './tree-view.js';

@@ -1,6 +1,6 @@
 /**
- * Context precedence: runtime default, then the role's default, then the spawn's value
- * (context-modes.md). A role may restrict the modes it accepts; only the value that ends up
+ * Context precedence: runtime default, then the role's default, then the spawn's value.
+ * A role may restrict the modes it accepts; only the value that ends up
  * effective is checked against that list.
  */
 import { ContextNotAllowedError, ContextSpecError, type ContextSource } from './errors.js';

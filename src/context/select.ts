@@ -1,5 +1,5 @@
 /**
- * Snapshot selection (DESIGN section 5): the frozen slice of a parent's effective dialogue
+ * Snapshot selection: the frozen slice of a parent's effective dialogue
  * a subagent is seeded with. A snapshot is a view over the parent's own entry objects, so
  * taking one costs O(log n + compactions), never a copy of the entries.
  */

@@ -1,7 +1,7 @@
 /**
  * A simulated provider prompt cache, so scripted runs report the cache reads that forked
- * subagents are designed to earn (reference fork-prefix-reuse.txt: a child request whose
- * leading bytes match the parent's does not prefill the shared span again).
+ * subagents are designed to earn (a child request whose leading bytes match the parent's does
+ * not prefill the shared span again; docs/architecture.md, "Spawning").
  *
  * Simplifications, on purpose:
  * - Granularity. Providers cache whole blocks (messages, content blocks, tool definitions)

@@ -1,6 +1,6 @@
 /**
- * Background generation for `summary` spawns (DESIGN section 5, reference
- * context-selection.txt): a task-focused text that transfers relevant evidence from the
+ * Background generation for `summary` spawns (docs/architecture.md, "Spawning"): a
+ * task-focused text that transfers relevant evidence from the
  * parent's dialogue without replaying its instructions.
  */
 import { userEntry } from '../dialogue/entry.js';

@@ -3,7 +3,7 @@
  *
  * Confirmation is reserved for risky capabilities (write or shell tools, network, external
  * directories, inheriting project extensions, a costlier model), per
- * reference/context-modes.md. A fork's context is not a capability: copying the parent's
+ * docs/architecture.md ("Spawning"). A fork's context is not a capability: copying the parent's
  * dialogue never asks the user, so there is deliberately no tag for it.
  */
 import { z } from 'zod';

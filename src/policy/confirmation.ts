@@ -1,6 +1,6 @@
 /**
  * The host's confirmation callback: what the runtime asks and what the host answers.
- * The runtime calls it (DESIGN §4 step 3); this module only defines the shapes and a
+ * The runtime calls it while spawning, after the limits check; this module only defines the shapes and a
  * rendering for host UIs.
  */
 import type { RequiredCapability } from './capabilities.js';

@@ -2,7 +2,7 @@
  * Spawn limits: how deep the agent tree may grow and how many subagents may be live.
  */
 
-/** The limits a runtime enforces at spawn time (DESIGN §4 step 3). */
+/** The limits a runtime enforces at spawn time (checked before capabilities are confirmed). */
 export interface Limits {
   /** Deepest allowed subagent; the root is depth 0, its subagents depth 1. Default 3. */
   readonly maxDepth: number;

@@ -1,6 +1,6 @@
 /**
  * Finding the project's trusted context file (`AGENTS.md`), which every subagent gets,
- * independent ones included (reference/context-modes.md).
+ * independent ones included.
  */
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';

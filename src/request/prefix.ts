@@ -2,7 +2,7 @@
  * Request assembly and prefix comparison between a parent and a subagent.
  *
  * A subagent's request can reuse the provider's cached prefix of its parent's request only
- * when the head bytes match and the same model serves both (reference: fork-prefix-reuse).
+ * when the head bytes match and the same model serves both.
  * `comparePrefix` answers that from the configurations alone, before any request is sent,
  * and names every reason it fails so the subagent's metadata can explain it.
  */

@@ -2,7 +2,7 @@
  * Zod schemas, descriptions and error wording of the built-in tools.
  *
  * Everything here is model-facing text: it says "subagent", "delegated agent" or "worker",
- * never "child agent" (DESIGN section 1). Descriptions are part of every request head, so
+ * never "child agent". Descriptions are part of every request head, so
  * they stay short; changing a word changes every agent's head (the snapshot tests show it).
  */
 import { z } from 'zod';

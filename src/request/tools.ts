@@ -2,7 +2,7 @@
  * The built-in model-facing tools, registered for every agent alike.
  *
  * Registering the same tools, in the same order, for every agent is what lets a fork keep its
- * parent's request head byte for byte (reference: fork-prefix-reuse): a subagent-only tool or
+ * parent's request head byte for byte: a subagent-only tool or
  * a different order would put new bytes ahead of the inherited messages.
  */
 import type { z } from 'zod';

@@ -4,12 +4,11 @@
  * Anything only a subagent needs (its delegated role, the context boundary, the return shape,
  * its parent's id, how to reply) goes here, in the task appended after the inherited
  * dialogue, and never in the system prompt: bytes that only the subagent has, placed ahead of
- * the inherited messages, would break the request prefix it shares with its parent
- * (reference: fork-prefix-reuse). Reply guidance appears only when `send_message` is among
+ * the inherited messages, would break the request prefix it shares with its parent. Reply guidance appears only when `send_message` is among
  * the subagent's visible tools, so filtering the tool out removes its guidance too.
  *
  * The text is a pure function of its inputs (no dates, no ids beyond those given) so equal
- * inputs give equal bytes. Wording follows DESIGN section 1: subagent, delegated agent, worker.
+ * inputs give equal bytes. Wording says subagent, delegated agent or worker, never child agent.
  */
 import type { Attachment } from '../dialogue/entry.js';
 import type { ContextMode } from '../context/types.js';

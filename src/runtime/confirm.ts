@@ -1,5 +1,5 @@
 /**
- * Capability confirmation (DESIGN section 4, step 3): before a subagent gets a risky
+ * Capability confirmation (docs/architecture.md, "Spawning"): before a subagent gets a risky
  * capability its parent does not already hold, the host is asked once, and may refuse.
  */
 import { requiredConfirmations, toolCapabilities, type AccessCapability, type CapabilityCatalog, type RequiredCapability } from '../policy/capabilities.js';

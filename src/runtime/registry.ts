@@ -95,7 +95,7 @@ export class Registry {
     return record;
   }
 
-  /** Refuses a name a live or starting sibling holds (DESIGN section 4, step 1). */
+  /** Refuses a name a live or starting sibling holds (the first step of a spawn). */
   checkName(parentPath: string, name: string): void {
     const path = childPath(parentPath, name);
     const held = this.records.get(path);

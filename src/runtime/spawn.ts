@@ -1,5 +1,5 @@
 /**
- * Spawning a subagent, in the order DESIGN section 4 gives: validate, resolve the context
+ * Spawning a subagent, in the order docs/architecture.md ("Spawning") gives: validate, resolve the context
  * mode, check limits and confirm capabilities, reserve path and slot atomically, then take
  * the snapshot and start the actor with it as immutable input. Every failing step throws a
  * RuntimeError (or a typed layer error) and leaves nothing held.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { manualClock } from '../../src/index.js';
+import { manualClock } from '../../src/testing/index.js';
 import { DEMO_PATHS, PERSON_PROMPTS, PROJECT_CONTEXT } from '../../src/cli/demo-script.js';
 import { runDemoSession, type DemoSessionOutcome } from '../../src/cli/session.js';
 

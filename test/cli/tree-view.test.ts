@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createRuntime, manualClock, scriptedModel } from '../../src/index.js';
+import { createRuntime } from '../../src/index.js';
+import { manualClock, scriptedModel } from '../../src/testing/index.js';
 import { stripAnsi } from '../../src/cli/format.js';
 import { runDemoSession } from '../../src/cli/session.js';
 import { TreeView } from '../../src/cli/tree-view.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fauxAssistantMessage, fauxText, fauxToolCall } from '@earendil-works/pi-ai';
 import { buildSessionContext, convertToLlm, SessionManager } from '@earendil-works/pi-coding-agent';
-import { selectSnapshot } from '../../src/index.js';
+import { selectSnapshot } from '../../src/context/index.js';
 import { piBranchDialogue, piMessageOf } from '../../src/pi/index.js';
 
 const user = (text: string) => ({ role: 'user' as const, content: [{ type: 'text' as const, text }], timestamp: 1 });

@@ -99,7 +99,7 @@ describe('delivery and lifetime', () => {
     expect(result.usage).toEqual({ inputTokens: 10, outputTokens: 3, cacheReadTokens: 0, cacheWriteTokens: 0, requests: 2, retries: 0 });
   });
 
-  it('results carry the metadata of DESIGN section 6 and no transcript', async () => {
+  it('results carry their compact metadata and no transcript', async () => {
     let t = 1000;
     const model = scriptedModel({ '/root/m': { 0: [{ text: 'final', usage: { inputTokens: 10, outputTokens: 2, cacheReadTokens: 4 } }] } });
     const rt = createRuntime({ model, now: () => (t += 5), sessionId: 'sess-1' });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { assistantEntry, createRuntime, Dialogue, scriptedModel, toolResultEntry, userEntry, type InboxItem } from '../../src/index.js';
+import { createRuntime, type InboxItem } from '../../src/index.js';
+import { assistantEntry, Dialogue, toolResultEntry, userEntry } from '../../src/dialogue/index.js';
+import { scriptedModel } from '../../src/testing/index.js';
 import { waitForState } from './helpers.js';
 
 /** A dialogue the host holds for the root: a person's question, then the root's Agent call. */

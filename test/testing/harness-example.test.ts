@@ -3,8 +3,10 @@
  * library's testing entry instead of the package name).
  */
 import { describe, expect, it } from 'vitest';
-// Through the public entry, exactly as a harness author imports it.
-import { agentPaths, agentScenarios, agentTransitionCoverage, runAgentPath, testAgentPaths, toolStepLogic, type AgentResult } from '../../src/index.js';
+// Through the public entries, exactly as a harness author imports them.
+import type { AgentResult } from '../../src/index.js';
+import { toolStepLogic } from '../../machines/index.js';
+import { agentPaths, agentScenarios, agentTransitionCoverage, runAgentPath, testAgentPaths } from '../../src/testing/index.js';
 
 // Your composition: the actions your host runs when an agent publishes, reports or ends a turn.
 const reported: AgentResult[] = [];

@@ -1,0 +1,24 @@
+/**
+ * `subagent-actors/machine`: the agent statechart, for harnesses that embed it with their own
+ * actors and for inspection. Hosts that only run agents use `createRuntime` from the main entry.
+ * @packageDocumentation
+ */
+export { agentMachine, resultOf } from './agent.machine.js';
+export { toolStepLogic, type ToolExecutor } from './tool-step.js';
+export type {
+  AgentContext,
+  AgentEvent,
+  AgentInput,
+  AgentStatus,
+  HookInput,
+  HookOutcome,
+  InboxItem,
+  SampleInput,
+  SampleOutput,
+  StopReason,
+  SummaryInput as SummaryActorInput,
+  SummaryOutput,
+  ToolInput,
+  ToolOutcome,
+  ToolStepInput,
+} from './agent.types.js';

@@ -1,0 +1,25 @@
+/**
+ * `subagent-actors/request`: how model requests are built and compared. Built-in tool schemas
+ * and argument parsing, presets and system configurations, task wrappers, request assembly,
+ * canonical serialization and prefix metrics.
+ * @packageDocumentation
+ */
+export { canonicalJson, CanonicalJsonError } from './canonical.js';
+export {
+  requestHeadHash,
+  requestPrefixBytes,
+  serializeHead,
+  serializeMessage,
+  serializeRequest,
+  sharedPrefixBytes,
+  sharedRequestPrefix,
+} from './serialize.js';
+export { BUILTIN_TOOL_NAMES, type BuiltinToolName } from './tool-names.js';
+export { BUILTIN_TOOL_SCHEMAS, parseToolArguments, type AgentArgs, type ParsedToolArguments } from './tools.js';
+export type { ToolArgumentError, ToolArgumentIssue } from './tool-args.js';
+export { defineHostTool } from './host-tool.js';
+export { PresetError, resolvePreset } from './preset.js';
+export { buildSystemConfiguration, hasTool, type ToolFilter } from './system.js';
+export { forkTaskWrapper, independentTaskText } from './wrapper.js';
+export { agentToolSchema, DEFAULT_ROLE_CATALOG_LIMITS, roleCatalogText, type CatalogRole } from './role-catalog.js';
+export { assembleRequest, comparePrefix, type PrefixComparison, type PrefixMismatch } from './prefix.js';

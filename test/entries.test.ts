@@ -1,0 +1,154 @@
+/**
+ * Pins what each package entry exports, values and types, so a name leaves or joins the
+ * public surface only on purpose. The names come from the entry files' own export statements
+ * (read with the TypeScript parser, no type checking), and the value names are compared with
+ * what the module really exports at run time.
+ */
+import { readFileSync } from 'node:fs';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+interface PackageJson {
+  readonly exports: Record<string, string | { readonly types: string; readonly import: string }>;
+}
+
+const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as PackageJson;
+
+/** Source file of an export target: `./dist/src/x.js` is built from `src/x.ts`. */
+const sourceOf = (target: string): string => target.replace(/^\.\/dist\//, '').replace(/\.js$/, '.ts');
+
+const isExported = (node: ts.Node): boolean =>
+  ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+
+/** Names an entry file exports, split into values and type-only names. */
+function declaredExports(file: string): { values: string[]; types: string[]; star: boolean } {
+  const source = ts.createSourceFile(file, readFileSync(new URL(`../${file}`, import.meta.url), 'utf8'), ts.ScriptTarget.ES2022);
+  const values: string[] = [];
+  const types: string[] = [];
+  let star = false;
+  for (const st of source.statements) {
+    if (ts.isExportDeclaration(st)) {
+      if (!st.exportClause || !ts.isNamedExports(st.exportClause)) star = true;
+      else for (const e of st.exportClause.elements) (st.isTypeOnly || e.isTypeOnly ? types : values).push(e.name.text);
+    } else if (isExported(st)) {
+      if (ts.isInterfaceDeclaration(st) || ts.isTypeAliasDeclaration(st)) types.push(st.name.text);
+      else if (ts.isVariableStatement(st)) for (const d of st.declarationList.declarations) values.push((d.name as ts.Identifier).text);
+      else if ((ts.isFunctionDeclaration(st) || ts.isClassDeclaration(st)) && st.name) values.push(st.name.text);
+    }
+  }
+  return { values: values.sort(), types: types.sort(), star };
+}
+
+/** The pinned surface of every entry. Change it only together with the docs. */
+const PINNED: Record<string, { readonly values: readonly string[]; readonly types: readonly string[] }> = {
+  '.': {
+    values: [
+      'CAPABILITY_TAGS', 'COMMON_TOOL_CAPABILITIES', 'DEFAULT_LIMITS', 'DEFAULT_MAX_STEPS', 'DEFAULT_RESULT_METADATA', 'DEFAULT_SYSTEM_PROMPT', 'DefinitionError', 'JOURNAL_FORMAT', 'JsonlSessionStore',
+      'LimitError', 'ROOT_PATH', 'RuntimeError', 'StoreError', 'checkPriceTable', 'costOf', 'createJsonlStore', 'openJsonlStore', 'requestUsage', 'resultMetadata', 'resultToolContent', 'SUMMARY_SYSTEM_PROMPT', 'UnknownRoleError', 'ZERO_USAGE', 'addUsage', 'createCapabilityCatalog', 'createRuntime',
+      'defineRuntimeTool', 'describeConfirmation', 'loadDefinitions', 'loadProjectContext', 'modelSummarizer',
+    ],
+    types: [
+      'AccessCapability', 'AgentDefinition', 'AgentInfo', 'AgentResult', 'AgentStatus', 'AssistantEntry', 'Attachment', 'CancelReport',
+      'CancelledAgent', 'CapabilityCatalog', 'CapabilityCatalogInput', 'CapabilityTag', 'CompactionEntry', 'CompactionPolicy', 'ConfirmCallback',
+      'ConfirmationDecision', 'ConfirmationRequest', 'ContextMode', 'ContextSpec', 'DefinitionDirectory', 'DefinitionErrorCode', 'Delivery',
+      'DialogueView', 'Effort', 'Entry', 'EntrySeq', 'FirstReportValue', 'FsyncPolicy', 'HostRoot', 'HostTool', 'InboxItem', 'JournalRecord', 'JsonObject', 'JsonValue',
+      'JsonlStoreOptions', 'Lifetime', 'Limits',
+      'LoadedDefinitions', 'ModelAdapter', 'ModelPrice', 'ModelRequest', 'ModelResponse', 'Preset', 'PresetCatalog', 'PresetDefinition', 'PriceTable', 'PromptOptions', 'ProjectContext',
+      'ProjectContextOptions', 'RequiredCapability', 'RetentionPolicy', 'RoleCatalogLimits', 'ReplyUsage', 'ResultMetadata', 'ResultMetadataField', 'RoleDefinition', 'Runtime', 'RuntimeErrorCode', 'RuntimeEvents', 'RuntimeOptions',
+      'RuntimeTool', 'SampleContext', 'SessionStore', 'SpawnHandle', 'SpawnPolicyDecision', 'SpawnPolicyInput', 'SpawnRequest', 'StopReason', 'StoreErrorCode', 'Summarizer',
+      'SummaryInput', 'SummaryResult', 'SystemConfiguration', 'TaskHook', 'TaskHookDecision', 'TaskHookInput', 'ToolCall', 'ToolCallOutcome', 'ToolExecutionContext',
+      'ToolOutput', 'ToolResultEntry', 'ToolSchema', 'TurnInfo', 'TurnOutcome', 'TurnReport', 'TurnStatus', 'TurnUsage', 'Usage', 'UserEntry', 'UserOrigin',
+    ],
+  },
+  './machine': {
+    values: ['agentMachine', 'resultOf', 'toolStepLogic'],
+    types: [
+      'AgentContext', 'AgentEvent', 'AgentInput', 'AgentStatus', 'HookInput', 'HookOutcome', 'InboxItem', 'SampleInput', 'SampleOutput',
+      'StopReason', 'SummaryActorInput', 'SummaryOutput', 'ToolExecutor', 'ToolInput', 'ToolOutcome', 'ToolStepInput',
+    ],
+  },
+  './testing': {
+    values: [
+      'DEFAULT_PAYLOADS', 'PathMismatchError', 'PrefixCache', 'TransitionCoverage', 'TransitionCoverageError', 'afterMicrotasks', 'agentPaths',
+      'agentScenarios', 'agentStateKey', 'agentTransitionCoverage', 'deferred', 'describeGuard', 'machinePaths', 'machineTransitions',
+      'manualClock', 'runAgentPath', 'scriptedModel', 'systemClock', 'testAgentPaths',
+    ],
+    types: [
+      'AgentImplementations', 'AgentPath', 'AgentPathEvent', 'AgentPathRun', 'AgentPathStep', 'AgentPathsOptions', 'AgentPayloads', 'AgentScenario',
+      'AgentScenarioOptions', 'AgentSnapshotLike', 'Clock', 'CoverageTarget', 'Deferred', 'MachineCoverage', 'MachinePath', 'MachinePathStep',
+      'MachinePathsOptions', 'MachineTransition', 'ManualClock', 'PathMismatch', 'PathScript', 'PathStrategy', 'PrefixUsage', 'RegisterTest',
+      'ReplyTemplate', 'RunAgentPathOptions', 'Script', 'ScriptFn', 'ScriptReply', 'ScriptRule', 'ScriptToolCall', 'ScriptedCall', 'ScriptedModel',
+      'ScriptedModelOptions', 'SummaryScript', 'ToolOutcomeTemplate', 'TurnScript',
+    ],
+  },
+  './inspect': {
+    values: [
+      'createRecorder', 'describeEntry', 'machineMarkdown', 'machineToMermaid', 'recordToFile', 'sanitizeContext', 'sanitizeInspectionEvent',
+      'sanitizeSnapshot', 'sanitizingInspectorOptions', 'serveInspector',
+    ],
+    types: ['Recorder', 'RecorderOptions', 'SanitizingInspectorOptions', 'ServeInspectorOptions', 'ServedInspector', 'TraceRecord', 'TraceTarget'],
+  },
+  './request': {
+    values: [
+      'BUILTIN_TOOL_NAMES', 'BUILTIN_TOOL_SCHEMAS', 'CanonicalJsonError', 'DEFAULT_ROLE_CATALOG_LIMITS', 'PresetError', 'agentToolSchema', 'assembleRequest', 'buildSystemConfiguration',
+      'canonicalJson', 'comparePrefix', 'defineHostTool', 'forkTaskWrapper', 'hasTool', 'independentTaskText', 'parseToolArguments',
+      'requestHeadHash', 'requestPrefixBytes', 'resolvePreset', 'roleCatalogText', 'serializeHead', 'serializeMessage', 'serializeRequest', 'sharedPrefixBytes',
+      'sharedRequestPrefix',
+    ],
+    types: ['AgentArgs', 'BuiltinToolName', 'CatalogRole', 'ParsedToolArguments', 'PrefixComparison', 'PrefixMismatch', 'ToolArgumentError', 'ToolArgumentIssue', 'ToolFilter'],
+  },
+  './dialogue': {
+    values: ['Dialogue', 'DialogueError', 'assistantEntry', 'compactionEntry', 'toolResultEntry', 'userEntry'],
+    types: ['DialogueErrorCode'],
+  },
+  './context': {
+    values: [
+      'ACCEPTED_CONTEXT_VALUES', 'ContextNotAllowedError', 'ContextSpecError', 'SnapshotError', 'contextLabel', 'contextModeOf', 'isContextSpec',
+      'parseContextSpec', 'resolveContextSpec', 'selectSnapshot',
+    ],
+    types: ['ContextSnapshot', 'ResolveContextInput', 'SelectOptions', 'SnapshotSource'],
+  },
+  './policy': {
+    values: ['RoleRegistry', 'effectiveToolNames', 'isToolAllowed', 'parseDefinition', 'requiredConfirmations', 'resolveLimits'],
+    types: [],
+  },
+  './postgres': {
+    values: ['PostgresSessionStore', 'createPostgresStore', 'openPostgresStore'],
+    types: ['PostgresStoreOptions'],
+  },
+  './pi': {
+    values: ['piBranchDialogue', 'piBuiltinTools', 'piContext', 'piHostTools', 'piMessageOf', 'piModelAdapter', 'piSubagents'],
+    types: ['AnyPiToolDefinition', 'PiHostToolsInput', 'PiModelSource', 'PiRuntimeOptions', 'PiSubagentsOptions'],
+  },
+  './ai-sdk': {
+    values: ['aiSdkModel', 'passThroughEffort', 'providerKey'],
+    types: ['AiSdkModelOptions', 'EffortMapper'],
+  },
+};
+
+const entries = Object.entries(pkg.exports).flatMap(([subpath, target]) => (typeof target === 'string' ? [] : [{ subpath, target }]));
+
+describe('package entries', () => {
+  it('are exactly the pinned ones, each with types beside its module', () => {
+    expect(entries.map((e) => e.subpath).sort()).toEqual(Object.keys(PINNED).sort());
+    for (const { target } of entries) expect(target.types).toBe(target.import.replace(/\.js$/, '.d.ts'));
+  });
+
+  for (const { subpath, target } of entries) {
+    it(`${subpath} exports exactly its pinned names`, async () => {
+      const file = sourceOf(target.import);
+      const declared = declaredExports(file);
+      expect(declared.star, 'no export * (the list must be explicit)').toBe(false);
+      expect({ values: declared.values, types: declared.types }).toEqual({ values: [...PINNED[subpath]!.values].sort(), types: [...PINNED[subpath]!.types].sort() });
+      const loaded = (await import(/* @vite-ignore */ new URL(`../${file.replace(/\.ts$/, '.js')}`, import.meta.url).href)) as Record<string, unknown>;
+      expect(Object.keys(loaded).sort()).toEqual(declared.values);
+    });
+  }
+
+  it('keeps the test doubles, the machine and the inspector out of the main entry', async () => {
+    const main = (await import('../src/index.js')) as Record<string, unknown>;
+    for (const name of ['scriptedModel', 'manualClock', 'agentMachine', 'agentPaths', 'serveInspector', 'serializeRequest', 'Dialogue']) {
+      expect(main[name], name).toBeUndefined();
+    }
+  });
+});
