@@ -2,6 +2,7 @@
  * The actor that runs one step's tool calls, built from a function that runs one call.
  * Pure: the function is the host's side effect.
  */
+import { setMaxListeners } from 'node:events';
 import { fromCallback } from 'xstate';
 import type { AgentEvent, ToolInput, ToolOutcome, ToolStepInput } from './agent.types.js';
 
@@ -26,6 +27,8 @@ export function toolStepLogic(execute: ToolExecutor) {
   return fromCallback<AgentEvent, ToolStepInput>(({ input, sendBack }) => {
     const controller = new AbortController();
     const { signal } = controller;
+    // Each call may listen for the abort (fetch does): expected, so no leak warning past 10.
+    setMaxListeners(Math.max(10, input.calls.length + 10), signal);
     const settle = (call: ToolInput['call'], outcome: ToolOutcome): void => {
       // A call stopped with its step writes nothing.
       if (!signal.aborted) sendBack({ type: 'tool.result', callId: call.id, toolName: call.name, content: outcome.content, isError: outcome.isError });

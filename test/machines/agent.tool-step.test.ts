@@ -98,6 +98,27 @@ describe('the tool step', () => {
     expect(agent.actor.getSnapshot().status).toBe('done');
   });
 
+  it('lets every call of a wide step listen for the abort without a leak warning', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => void warnings.push(warning.name);
+    process.on('warning', onWarning);
+    try {
+      const held = heldCalls();
+      const agent = startAgent((input, signal) => {
+        signal.addEventListener('abort', () => undefined, { once: true });
+        return held.execute(input, signal);
+      });
+      await agent.reply(40);
+      agent.actor.send({ type: 'cancel' });
+      await afterMicrotasks();
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      expect(held.calls.size).toBe(40);
+      expect(warnings).not.toContain('MaxListenersExceededWarning');
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('turns a throwing or rejecting call into an error result, and keeps the others', async () => {
     let n = 0;
     const agent = startAgent(() => {
