@@ -14,7 +14,8 @@ import { AIMessage, AIMessageChunk, HumanMessage } from '@langchain/core/message
 import { FakeListChatModel, FakeStreamingChatModel } from '@langchain/core/utils/testing';
 import { Annotation, END, entrypoint, Send, START, StateGraph, task } from '@langchain/langgraph';
 import { Agent, run, setTracingDisabled, Usage } from '@openai/agents';
-import { createRuntime, scriptedModel } from '../../.bench-build/src/index.js';
+import { createRuntime } from '../../.bench-build/src/index.js';
+import { scriptedModel } from '../../.bench-build/src/testing/index.js';
 
 const SIZES = [1, 10, 100, 1000];
 const REPS = 3;
