@@ -20,7 +20,7 @@ export { ROOT_PATH } from './runtime/paths.js';
 export { DEFAULT_RESULT_METADATA, resultMetadata, resultToolContent, type ResultMetadata, type ResultMetadataField } from './runtime/reports.js';
 export { DEFAULT_MAX_STEPS, type TurnOutcome, type TurnUsage } from './runtime/turns.js';
 export { DEFAULT_SYSTEM_PROMPT } from './runtime/heads.js';
-export type { RoleDefinition } from './runtime/roles.js';
+export type { RoleDefinition, RoleWarning } from './runtime/roles.js';
 export type {
   AgentInfo,
   AgentResult,
@@ -92,7 +92,11 @@ export type { RoleCatalogLimits } from './request/role-catalog.js';
 // Configuration from disk and for policy: agent definitions, capabilities, limits, project context.
 export type { AgentDefinition } from './policy/definition.js';
 export { DefinitionError, type DefinitionErrorCode } from './policy/definition-error.js';
-export { loadDefinitions, type DefinitionDirectory, type LoadedDefinitions } from './policy/load.js';
+export { loadDefinitions, type DefinitionDirectory, type LoadDefinitionsOptions, type LoadedDefinitions } from './policy/load.js';
+export type { PermissionMode } from './policy/permission-mode.js';
+export type { PermissionMatcher, PermissionMatcherKind } from './policy/permission-pattern.js';
+export type { ModelTable } from './policy/model-alias.js';
+export type { ToolNameMap } from './policy/tool-mapping.js';
 export { UnknownRoleError } from './policy/registry.js';
 export {
   CAPABILITY_TAGS,

@@ -52,8 +52,8 @@ const PINNED: Record<string, { readonly values: readonly string[]; readonly type
       'CancelledAgent', 'CapabilityCatalog', 'CapabilityCatalogInput', 'CapabilityTag', 'CompactionEntry', 'CompactionPolicy', 'ConfirmCallback',
       'ConfirmationDecision', 'ConfirmationRequest', 'ContextMode', 'ContextSpec', 'DefinitionDirectory', 'DefinitionErrorCode', 'Delivery',
       'DialogueView', 'Effort', 'Entry', 'EntrySeq', 'FirstReportValue', 'FsyncPolicy', 'HostRoot', 'HostTool', 'InboxItem', 'JournalRecord', 'JsonObject', 'JsonValue',
-      'JsonlStoreOptions', 'Lifetime', 'Limits',
-      'LoadedDefinitions', 'ModelAdapter', 'ModelPrice', 'ModelRequest', 'ModelResponse', 'Preset', 'PresetCatalog', 'PresetDefinition', 'PriceTable', 'PromptOptions', 'ProjectContext',
+      'JsonlStoreOptions', 'Lifetime', 'Limits', 'LoadDefinitionsOptions',
+      'LoadedDefinitions', 'ModelAdapter', 'ModelTable', 'PermissionMatcher', 'PermissionMatcherKind', 'PermissionMode', 'RoleWarning', 'ToolNameMap', 'ModelPrice', 'ModelRequest', 'ModelResponse', 'Preset', 'PresetCatalog', 'PresetDefinition', 'PriceTable', 'PromptOptions', 'ProjectContext',
       'ProjectContextOptions', 'RequiredCapability', 'RetentionPolicy', 'RoleCatalogLimits', 'ReplyUsage', 'ResultMetadata', 'ResultMetadataField', 'RoleDefinition', 'Runtime', 'RuntimeErrorCode', 'RuntimeEvents', 'RuntimeOptions',
       'RuntimeTool', 'SampleContext', 'SessionStore', 'SpawnHandle', 'SpawnPolicyDecision', 'SpawnPolicyInput', 'SpawnRequest', 'StopReason', 'StoreErrorCode', 'Summarizer',
       'SummaryInput', 'SummaryResult', 'SystemConfiguration', 'TaskHook', 'TaskHookDecision', 'TaskHookInput', 'ToolCall', 'ToolCallOutcome', 'ToolExecutionContext',
@@ -109,8 +109,11 @@ const PINNED: Record<string, { readonly values: readonly string[]; readonly type
     types: ['ContextSnapshot', 'ResolveContextInput', 'SelectOptions', 'SnapshotSource'],
   },
   './policy': {
-    values: ['RoleRegistry', 'effectiveToolNames', 'isToolAllowed', 'parseDefinition', 'requiredConfirmations', 'resolveLimits'],
-    types: [],
+    values: [
+      'CLAUDE_MODEL_ALIASES', 'INHERIT_MODEL', 'PERMISSION_MODES', 'PERMISSION_MODE_RULES', 'RoleRegistry', 'checkToolCall', 'effectiveToolNames', 'isToolAllowed',
+      'mapToolEntry', 'parseDefinition', 'requiredConfirmations', 'resolveLimits', 'resolveModelName',
+    ],
+    types: ['CallCheckInput', 'CallVerdict', 'EffectiveTools', 'ModelResolution', 'PathAnchors', 'PermissionLayer', 'PermissionModeRules'],
   },
   './postgres': {
     values: ['PostgresSessionStore', 'createPostgresStore', 'openPostgresStore'],

@@ -10,16 +10,17 @@ import { z } from 'zod';
 import { toolNameMatches } from './tool-name.js';
 
 /** Every capability tag, in the order confirmations list them. */
-export const CAPABILITY_TAGS = ['write', 'shell', 'network', 'external_directory', 'extension_inheritance', 'cost_tier'] as const;
+export const CAPABILITY_TAGS = ['write', 'shell', 'network', 'external_directory', 'extension_inheritance', 'cost_tier', 'bypass_permissions'] as const;
 
 /** A risky capability a subagent may be given. */
 export type CapabilityTag = (typeof CAPABILITY_TAGS)[number];
 
 /**
  * The capabilities that are granted or not (every tag but `cost_tier`, which is a level:
- * models carry a numeric tier and grants carry a maximum).
+ * models carry a numeric tier and grants carry a maximum, and `bypass_permissions`, which a
+ * role's permission mode asks for, never a tool).
  */
-export type AccessCapability = Exclude<CapabilityTag, 'cost_tier'>;
+export type AccessCapability = Exclude<CapabilityTag, 'cost_tier' | 'bypass_permissions'>;
 
 /** Short human labels for host UIs, in "the subagent could …" form. */
 export const CAPABILITY_LABELS: Readonly<Record<CapabilityTag, string>> = Object.freeze({
@@ -29,6 +30,7 @@ export const CAPABILITY_LABELS: Readonly<Record<CapabilityTag, string>> = Object
   external_directory: 'access directories outside the workspace',
   extension_inheritance: 'inherit project extensions',
   cost_tier: 'use a costlier model',
+  bypass_permissions: 'run without permission checks (permissionMode bypassPermissions)',
 });
 
 /** What the host knows about tools and models, for computing confirmations. */
@@ -121,6 +123,8 @@ export interface ConfirmationInput {
   readonly externalDirectories?: readonly string[];
   /** Whether the subagent would load the project's extensions. */
   readonly inheritsExtensions?: boolean;
+  /** The role that runs with `permissionMode: bypassPermissions`; always needs confirmation. */
+  readonly bypassPermissions?: string;
   readonly catalog: CapabilityCatalog;
 }
 
@@ -172,6 +176,10 @@ export function requiredConfirmations(input: ConfirmationInput): RequiredCapabil
     } else if (tier > parentGrants.maxCostTier) {
       add('cost_tier', [model], `model "${model}" has cost tier ${tier}, above the granted maximum ${parentGrants.maxCostTier}`);
     }
+  }
+
+  if (input.bypassPermissions !== undefined) {
+    add('bypass_permissions', [input.bypassPermissions], `role "${input.bypassPermissions}" runs with permissionMode bypassPermissions`);
   }
 
   return CAPABILITY_TAGS.flatMap((capability) => {

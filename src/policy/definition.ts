@@ -3,6 +3,7 @@
  */
 import type { ContextMode, ContextSpec } from '../context/types.js';
 import type { Effort } from '../request/types.js';
+import type { PermissionMode } from './permission-mode.js';
 
 /** How a subagent's result reaches its parent (DESIGN §1 "delivery"). */
 export type Delivery = 'caller' | 'parent';
@@ -48,6 +49,8 @@ export interface AgentDefinition {
   readonly lifetime?: Lifetime;
   /** Turn budget for one activation; a positive integer. */
   readonly maxTurns?: number;
+  /** Claude Code's permission mode, mapped to capability and confirmation rules (`permission-mode.ts`). */
+  readonly permissionMode?: PermissionMode;
   /** Front matter keys this library does not know, kept so hosts can read or report them. */
   readonly unknownKeys: readonly string[];
   readonly source: DefinitionSource;

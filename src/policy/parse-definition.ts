@@ -16,6 +16,7 @@ import type { AgentDefinition, Delivery, DefinitionSource, Lifetime } from './de
 import { isValidAgentName } from './definition.js';
 import { DefinitionError, formatLocated } from './definition-error.js';
 import { splitFrontMatter } from './front-matter.js';
+import { PERMISSION_MODES } from './permission-mode.js';
 import { quoteProblemValues } from './yaml-fallback.js';
 import { splitToolList } from './tool-name.js';
 
@@ -41,6 +42,7 @@ export const KNOWN_DEFINITION_KEYS = [
   'delivery',
   'lifetime',
   'maxTurns',
+  'permissionMode',
 ] as const;
 
 const EFFORTS: readonly Effort[] = ['low', 'medium', 'high'];
@@ -59,7 +61,9 @@ interface Field {
  * - `name` may be omitted: the file name without `.md` stands in when it is a valid agent
  *   name (Pi names agents by file; Claude Code files always carry `name`, which wins).
  * - `tools` / `disallowedTools` take a YAML list or a comma-separated string.
- * - `model: inherit` (Claude Code's "use the caller's model") reads as no model.
+ * - `model: inherit` (Claude Code's "use the caller's model") reads as no model; other model
+ *   names are kept as written and resolved through the runtime's models table at spawn.
+ * - `permissionMode` takes Claude Code's modes (see `permission-mode.ts` for what each means).
  * - An optional key with an empty value (`model:`) reads as not set.
  * - `contexts` takes a list or comma-separated string of `none`/`independent`,
  *   `all`/`fork`, `summary`, and `turns` or a positive integer for the last-N family;
@@ -108,6 +112,7 @@ export function parseDefinition(text: string, options: ParseDefinitionOptions): 
     ...optional('delivery', reader.optional('delivery', readEnum(DELIVERIES))),
     ...optional('lifetime', reader.optional('lifetime', readEnum(LIFETIMES))),
     ...optional('maxTurns', reader.optional('maxTurns', readPositiveInteger)),
+    ...optional('permissionMode', reader.optional('permissionMode', readEnum(PERMISSION_MODES))),
     unknownKeys: Object.freeze(unknownKeys),
     source: Object.freeze({ file, scope }),
   };

@@ -3,9 +3,8 @@
  *
  * Claude Code files write `tools: Read, Grep, Bash(git diff:*)` while hosts such as Pi name
  * their tools `read`, `grep`, `bash`. So that such files work unedited, tool names match
- * ignoring case, and a parenthesized argument specifier is matched by its base tool name
- * (this library does not enforce argument patterns; callers are told which entries were
- * broadened).
+ * ignoring case, and an entry with a permission pattern is matched by its base tool name
+ * (the pattern itself is checked per call, see `permission-pattern.ts`).
  */
 
 /**
@@ -36,9 +35,31 @@ export function toolBaseName(spec: string): string {
   return (open < 0 ? spec : spec.slice(0, open)).trim();
 }
 
-/** Whether `spec` carries an argument specifier that matching ignores. */
+/** One tool entry of a definition, split into its tool name and optional pattern. */
+export interface ToolEntry {
+  /** The entry as written, e.g. `Bash(git diff *)`. */
+  readonly text: string;
+  /** The tool name, e.g. `Bash`. */
+  readonly tool: string;
+  /** The pattern inside the parentheses, when there is one (`git diff *`). */
+  readonly pattern?: string;
+}
+
+/** Splits `Bash(git diff *)` into tool and pattern. An entry without `(…)` has no pattern. */
+export function parseToolEntry(text: string): ToolEntry {
+  const trimmed = text.trim();
+  const open = trimmed.indexOf('(');
+  if (open < 0 || !trimmed.endsWith(')')) return { text: trimmed, tool: trimmed };
+  const tool = trimmed.slice(0, open).trim();
+  const pattern = trimmed.slice(open + 1, -1).trim();
+  // `Bash()` and `Bash(*)` mean the whole tool, as in Claude Code.
+  if (pattern === '' || pattern === '*') return { text: trimmed, tool };
+  return { text: trimmed, tool, pattern };
+}
+
+/** Whether `spec` carries a permission pattern (`Bash(git diff *)`; not `Bash()` or `Bash(*)`). */
 export function hasSpecifier(spec: string): boolean {
-  return toolBaseName(spec) !== spec.trim();
+  return parseToolEntry(spec).pattern !== undefined;
 }
 
 /**

@@ -3,6 +3,8 @@
  * capability its parent does not already hold, the host is asked once, and may refuse.
  */
 import { requiredConfirmations, toolCapabilities, type AccessCapability, type CapabilityCatalog, type RequiredCapability } from '../policy/capabilities.js';
+import { modelCostRank, type ModelTable } from '../policy/model-alias.js';
+import { PERMISSION_MODE_RULES, type PermissionMode } from '../policy/permission-mode.js';
 import type { ConfirmCallback } from '../policy/confirmation.js';
 import type { SystemConfiguration } from '../request/types.js';
 import { RuntimeError } from './errors.js';
@@ -20,7 +22,11 @@ export interface ConfirmInput {
   readonly signal: AbortSignal | undefined;
   readonly externalDirectories?: readonly string[] | undefined;
   readonly inheritsExtensions?: boolean | undefined;
+  /** The role's permission mode (see `permission-mode.ts`). */
+  readonly permissionMode?: PermissionMode | undefined;
 }
+
+const NO_CATALOG: CapabilityCatalog = Object.freeze({ tools: new Map(), models: new Map() });
 
 /** Asks the host's callback when a spawn would widen what its parent may do. */
 export class Confirmer {
@@ -30,29 +36,75 @@ export class Confirmer {
       readonly capabilities?: CapabilityCatalog;
       /** What the root may do without asking (its own tools' capabilities are always granted). */
       readonly rootGrants?: readonly AccessCapability[];
+      /** The models table: its order ranks models by cost when the catalog gives no tier. */
+      readonly models?: ModelTable;
     },
   ) {}
 
   /**
    * Undefined when nothing needs asking; otherwise a promise that resolves when allowed and
    * rejects with a RuntimeError on denial, a failing callback, or abort.
+   *
+   * Questions are asked only with a `confirm` callback and something to judge by: a
+   * capability catalog, or a models table for costlier models. A role's permission mode
+   * changes this (see `permission-mode.ts`): `acceptEdits` grants `write`, `dontAsk` refuses
+   * instead of asking, `bypassPermissions` always asks and is refused without a callback.
    */
   confirm(input: ConfirmInput): Promise<void> | undefined {
-    const { confirm, capabilities: catalog } = this.options;
-    if (!confirm || !catalog) return undefined;
+    const { confirm, capabilities } = this.options;
+    const mode = input.permissionMode === undefined ? undefined : PERMISSION_MODE_RULES[input.permissionMode];
+    const bypass = mode?.confirmation === 'always';
+    const who = `${input.parentPath}/${input.taskName}`;
+    if (bypass && !confirm) {
+      throw new RuntimeError(
+        'confirmation_denied',
+        `${input.role ? `role "${input.role}"` : who} runs with permissionMode bypassPermissions, which needs the host's confirmation, and this runtime has no confirm callback`,
+      );
+    }
+    const ranked = this.costTiers(capabilities ?? NO_CATALOG);
+    if (!confirm && mode?.confirmation !== 'never') return undefined;
+    if (!capabilities && !this.options.models && !bypass) return undefined;
+    const catalog: CapabilityCatalog = { tools: (capabilities ?? NO_CATALOG).tools, models: ranked };
     const granted = new Set<AccessCapability>(this.options.rootGrants ?? []);
     for (const tool of input.parentSystem.tools) for (const c of toolCapabilities(catalog, tool.name)) granted.add(c);
+    for (const c of mode?.grants ?? []) granted.add(c);
     const parentTier = catalog.models.get(input.parentModel) ?? 0;
+    // Without a catalog, only the models table is consulted: a model it does not rank is not asked about.
+    const judgesModel = capabilities !== undefined || (ranked.has(input.model) && ranked.has(input.parentModel));
     const required = requiredConfirmations({
       parentGrants: { capabilities: granted, maxCostTier: parentTier },
       childTools: input.system.tools.map((t) => t.name),
-      ...(input.model !== input.parentModel ? { childModel: input.model } : {}),
+      ...(input.model !== input.parentModel && judgesModel ? { childModel: input.model } : {}),
       ...(input.externalDirectories?.length ? { externalDirectories: input.externalDirectories } : {}),
       ...(input.inheritsExtensions ? { inheritsExtensions: true } : {}),
+      ...(bypass ? { bypassPermissions: input.role ?? input.taskName } : {}),
       catalog,
     });
     if (required.length === 0) return undefined;
+    if (mode?.confirmation === 'never' || !confirm) {
+      throw new RuntimeError(
+        'confirmation_denied',
+        `${input.role ? `role "${input.role}"` : who} runs with permissionMode dontAsk, so ${who} was not started instead of asking (${required.map((r) => r.reason).join('; ')})`,
+      );
+    }
     return this.ask(confirm, input, required);
+  }
+
+  /**
+   * Model cost tiers: the catalog's, then the models table's order (0 = cheapest) for ids and
+   * aliases the catalog does not rank.
+   */
+  private costTiers(catalog: CapabilityCatalog): ReadonlyMap<string, number> {
+    const table = this.options.models;
+    if (table === undefined) return catalog.models;
+    const tiers = new Map(catalog.models);
+    for (const [alias, id] of Object.entries(table)) {
+      const rank = modelCostRank(id, table);
+      if (rank === undefined) continue;
+      if (!tiers.has(id)) tiers.set(id, rank);
+      if (!tiers.has(alias)) tiers.set(alias, rank);
+    }
+    return tiers;
   }
 
   private async ask(confirm: ConfirmCallback, input: ConfirmInput, required: RequiredCapability[]): Promise<void> {

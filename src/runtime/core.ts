@@ -19,6 +19,12 @@ import { Registry, type AgentRecord } from './registry.js';
 import { RetentionStore } from './retention.js';
 import { resolveLimits } from '../policy/limits.js';
 import { Roles } from './roles.js';
+import { homedir } from 'node:os';
+import { resolve as resolvePath } from 'node:path';
+import type { PathAnchors } from '../policy/permission-pattern.js';
+import { toolCapabilities } from '../policy/capabilities.js';
+import { resolveModelName } from '../policy/model-alias.js';
+import { BUILTIN_TOOL_NAMES } from '../request/tool-names.js';
 import { Confirmer, type ConfirmInput } from './confirm.js';
 import { checkResultMetadata, settlementNotice, turnNotice, type ResultMetadata } from './reports.js';
 import { UsageLedger, type UsageAccount } from './usage-ledger.js';
@@ -47,6 +53,8 @@ export class RuntimeCore {
   readonly retention: RetentionStore;
   readonly projectContext: string | undefined;
   readonly summarizer: Summarizer;
+  /** Where relative permission patterns and call paths are anchored. */
+  readonly anchors: PathAnchors;
   private readonly confirmer: Confirmer;
   private readonly listeners = new Map<keyof RuntimeEvents, Set<Listener<keyof RuntimeEvents>>>();
   private readonly resultWaiters = new Map<string, Array<(result: AgentResult) => void>>();
@@ -68,8 +76,11 @@ export class RuntimeCore {
     this.resultMetadata = checkResultMetadata(options.resultMetadata);
     this.now = options.now ?? Date.now;
     this.sessionId = options.sessionId ?? `session_${nanoid(12)}`;
-    this.roles = new Roles(options);
+    const known = [...BUILTIN_TOOL_NAMES.map((name) => ({ name, hasMatcher: false })), ...(options.tools ?? []).map((t) => ({ name: t.name, hasMatcher: t.permission !== undefined }))];
+    this.roles = new Roles({ ...options, canConfirm: options.confirm !== undefined }, known);
+    for (const warning of this.roles.warnings) options.onWarning?.(warning);
     this.heads = new Heads({ ...options, roleCatalog: this.roles.catalog });
+    this.anchors = Object.freeze({ root: resolvePath(options.workspace ?? process.cwd()), home: homedir() });
     this.confirmer = new Confirmer(options);
     this.projectContext = options.projectContext;
     this.summarizer = summarizerFor(options);
@@ -80,7 +91,7 @@ export class RuntimeCore {
   /** Creates and starts the root agent (idle, published). */
   startRoot(): void {
     const record = this.registry.addRoot(ROOT_PATH, this.now());
-    const model = this.options.modelId ?? this.heads.presetOf(this.heads.root())?.defaults?.model ?? 'default';
+    const model = this.rootModel();
     this.openAccount(ROOT_PATH, null, model);
     const input: AgentInput = {
       path: ROOT_PATH,
@@ -112,6 +123,15 @@ export class RuntimeCore {
     record.actor = actor;
     this.watch(record);
     actor.start();
+  }
+
+  /** The root's model id: `modelId` (or the root preset's default) through the models table. */
+  private rootModel(): string {
+    const name = this.options.modelId ?? this.heads.presetOf(this.heads.root())?.defaults?.model ?? 'default';
+    if (name === 'default' && this.options.modelId === undefined) return name;
+    const resolved = resolveModelName(name, this.options.models, name);
+    if (!resolved.ok) throw new TypeError(`modelId: ${resolved.reason}`);
+    return resolved.model;
   }
 
   /** The live context of an agent. Throws when the path is not held. */
@@ -343,6 +363,16 @@ export class RuntimeCore {
   /** Names of every tool registered in this runtime. */
   toolNames(): string[] {
     return this.heads.root().tools.map((t) => t.name);
+  }
+
+  /**
+   * The capabilities calling tool `name` exercises: what the host's capability catalog says
+   * and what the tool itself declares. Used by permission modes (plan removes write/shell).
+   */
+  toolGrants(name: string): ReadonlySet<string> {
+    const grants = new Set<string>(this.options.capabilities ? toolCapabilities(this.options.capabilities, name) : []);
+    for (const capability of this.hostTools.get(name)?.capabilities ?? []) grants.add(capability);
+    return grants;
   }
 
   /** A host tool by name. */

@@ -8,6 +8,7 @@ export type RuntimeErrorCode =
   | 'invalid_context'
   | 'context_not_allowed'
   | 'unknown_role'
+  | 'unknown_model'
   | 'name_taken'
   | 'depth_limit'
   | 'capacity'

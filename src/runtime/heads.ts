@@ -14,7 +14,7 @@ import { BUILTIN_TOOL_SCHEMAS } from '../request/tools.js';
 import { buildSystemConfiguration, type ToolRegistry } from '../request/system.js';
 import { BUILTIN_TOOL_NAMES } from '../request/tool-names.js';
 import type { SystemConfiguration } from '../request/types.js';
-import type { RoleDefinition } from './roles.js';
+import type { PermissionLayer } from '../policy/tool-permissions.js';
 import type { RuntimeTool } from './types.js';
 
 /** The root's system prompt when the host gives neither presets nor a prompt. */
@@ -31,6 +31,8 @@ export class Heads {
   private readonly rootPreset: Preset;
   private readonly presetByHead = new WeakMap<SystemConfiguration, Preset>();
   private readonly base: SystemConfiguration;
+  /** Whether a tool declares a permission matcher (host tools may; built-ins do not). */
+  readonly hasMatcher: (name: string) => boolean;
 
   constructor(options: {
     readonly systemPrompt?: string;
@@ -41,6 +43,8 @@ export class Heads {
     readonly roleCatalog?: string;
   }) {
     const agent = agentToolSchema(options.roleCatalog ?? '');
+    const matched = new Set((options.tools ?? []).filter((t) => t.permission !== undefined).map((t) => t.name));
+    this.hasMatcher = (name) => matched.has(name);
     this.registry = createToolRegistry(
       options.tools ?? [],
       BUILTIN_TOOL_SCHEMAS.map((schema) => (schema.name === agent.name ? agent : schema)),
@@ -66,24 +70,20 @@ export class Heads {
   }
 
   /**
-   * A subagent's head: the parent's preset, narrowed by the role's tool lists when it has
-   * any (names match case-insensitively, so Claude Code's `Read, Grep` lists work).
+   * A subagent's head: the parent's preset and tools, narrowed by each new layer of tool
+   * lists in turn (the role's, the host's spawn policy, the role's permission mode). Names
+   * match case-insensitively, so Claude Code's `Read, Grep` lists work; an entry with a
+   * pattern keeps its tool only when the tool declares a matcher (the pattern is then checked
+   * per call). Without new layers the subagent gets the parent's head object itself.
    */
-  forChild(input: {
-    readonly parent: SystemConfiguration;
-    readonly role: RoleDefinition | undefined;
-    readonly filter?: { readonly allow?: readonly string[]; readonly deny?: readonly string[] } | undefined;
-  }): SystemConfiguration {
-    const lists = [
-      { allow: input.role?.tools, deny: input.role?.disallowedTools },
-      { allow: input.filter?.allow, deny: input.filter?.deny },
-    ].filter((l) => l.allow !== undefined || (l.deny !== undefined && l.deny.length > 0));
+  forChild(input: { readonly parent: SystemConfiguration; readonly layers: readonly PermissionLayer[] }): SystemConfiguration {
+    const lists = input.layers.filter((l) => l.allow !== undefined || (l.deny !== undefined && l.deny.length > 0));
     if (lists.length === 0) return input.parent;
     const preset = this.presetOf(input.parent) ?? this.rootPreset;
-    // Each list narrows what the previous one left: a spawn filter can only take tools away.
+    // Each list narrows what the previous one left: a later layer can only take tools away.
     let tools: readonly string[] = this.presetOf(input.parent) ? input.parent.tools.map((t) => t.name) : preset.tools;
     for (const { allow, deny } of lists) {
-      tools = effectiveToolNames({ available: tools, ...(allow ? { allow } : {}), ...(deny ? { deny } : {}) }).tools;
+      tools = effectiveToolNames({ available: tools, hasMatcher: this.hasMatcher, ...(allow ? { allow } : {}), ...(deny ? { deny } : {}) }).tools;
     }
     return this.build(preset, tools);
   }

@@ -9,6 +9,8 @@ import type { AnyActorRef } from 'xstate';
 import type { AgentResult, Delivery, Lifetime } from '../../machines/agent.types.js';
 import type { FirstReportValue } from './types.js';
 import { checkLimits, type Limits } from '../policy/limits.js';
+import type { PermissionMode } from '../policy/permission-mode.js';
+import type { PermissionLayer } from '../policy/tool-permissions.js';
 import { RuntimeError } from './errors.js';
 import { childPath, depthOf } from './paths.js';
 
@@ -37,6 +39,13 @@ export interface AgentRecord {
   delivered: boolean;
   /** Ask the next model request to compact first. */
   compactRequested: boolean;
+  /**
+   * The tool lists governing this agent's calls: its parent's, then its role's, the host's
+   * spawn policy's and its permission mode's. Set once at spawn; empty for the root.
+   */
+  permissions: readonly PermissionLayer[];
+  /** The role's permission mode, when it sets one (hosts' per-call approval may read it). */
+  permissionMode: PermissionMode | undefined;
   readonly reservedAt: number;
 }
 
@@ -201,6 +210,8 @@ export class Registry {
       onFirstReport: undefined,
       delivered: false,
       compactRequested: false,
+      permissions: [],
+      permissionMode: undefined,
       reservedAt: input.now,
     };
   }

@@ -1,28 +1,74 @@
 /**
- * The runtime's view of agent definitions ("roles"): lookup with a clear error.
+ * The runtime's view of agent definitions ("roles"): prepared once when the runtime starts
+ * (tool names mapped, models checked, warnings collected), then looked up by name.
  */
 import type { AgentDefinition } from '../policy/definition.js';
+import { resolveModelName, type ModelTable } from '../policy/model-alias.js';
 import { RoleRegistry } from '../policy/registry.js';
+import { mapToolEntry, type ToolNameMap } from '../policy/tool-mapping.js';
+import { hasSpecifier, parseToolEntry, toolNameMatches } from '../policy/tool-name.js';
 import { roleCatalogText, type RoleCatalogLimits } from '../request/role-catalog.js';
 
 /** The fields of an agent definition the runtime reads; loaded definitions fit it. */
 export type RoleDefinition = Pick<AgentDefinition, 'name'> &
-  Partial<Pick<AgentDefinition, 'instructions' | 'description' | 'model' | 'effort' | 'tools' | 'disallowedTools' | 'context' | 'contexts' | 'delivery' | 'lifetime' | 'maxTurns'>>;
+  Partial<
+    Pick<
+      AgentDefinition,
+      'instructions' | 'description' | 'model' | 'effort' | 'tools' | 'disallowedTools' | 'context' | 'contexts' | 'delivery' | 'lifetime' | 'maxTurns' | 'permissionMode' | 'source'
+    >
+  >;
+
+/** Something about a role the host should fix, found when the runtime starts. */
+export interface RoleWarning {
+  readonly role: string;
+  /** The definition's file, when it was loaded from one. */
+  readonly file: string | undefined;
+  /** The front matter key at fault: `tools`, `disallowedTools`, `model` or `permissionMode`. */
+  readonly key: string;
+  /** The whole sentence, naming the role and the file. */
+  readonly message: string;
+}
+
+/** What the runtime knows about a tool when it prepares roles. */
+export interface KnownTool {
+  readonly name: string;
+  /** Whether the tool declares a permission matcher, so `Tool(pattern)` entries can be enforced. */
+  readonly hasMatcher: boolean;
+}
+
+/** Options of {@link Roles}. */
+export interface RolesOptions {
+  readonly roles?: Iterable<RoleDefinition>;
+  readonly roleCatalog?: RoleCatalogLimits | false;
+  readonly toolNames?: ToolNameMap;
+  readonly models?: ModelTable;
+  /** Whether the host can answer `bypassPermissions` questions. */
+  readonly canConfirm?: boolean;
+}
 
 /** Resolves spawn `role` names. Without configured definitions, any valid name is a plain label. */
 export class Roles {
   private readonly registry: RoleRegistry<RoleDefinition> | undefined;
-
-  constructor(options: { readonly roles?: Iterable<RoleDefinition>; readonly roleCatalog?: RoleCatalogLimits | false }) {
-    this.registry = options.roles ? new RoleRegistry(options.roles) : undefined;
-    this.catalog = options.roleCatalog === false || !this.registry ? '' : roleCatalogText(this.registry.list(), options.roleCatalog);
-  }
-
   /**
    * The role catalog the `Agent` tool's description carries: computed once, here, so it is
    * fixed for the runtime's life (`''` without roles, or with `roleCatalog: false`).
    */
   readonly catalog: string;
+  /** What preparing the roles found, in role name order. */
+  readonly warnings: readonly RoleWarning[];
+
+  constructor(options: RolesOptions, tools: readonly KnownTool[] = []) {
+    const warnings: RoleWarning[] = [];
+    if (options.roles) {
+      const prepared = [...options.roles].map((role) => prepareRole(role, options, tools));
+      this.registry = new RoleRegistry(prepared);
+      for (const role of this.registry.list()) warnings.push(...checkRole(role, options, tools));
+    } else {
+      this.registry = undefined;
+    }
+    this.warnings = Object.freeze(warnings);
+    this.catalog = options.roleCatalog === false || !this.registry ? '' : roleCatalogText(this.registry.list(), options.roleCatalog);
+  }
 
   /**
    * The definition for `name`, a plain label when none are configured, or undefined without
@@ -32,4 +78,55 @@ export class Roles {
     if (name === undefined) return undefined;
     return this.registry ? this.registry.getRole(name) : { name };
   }
+}
+
+/** How messages name a role: `role "reviewer" (.claude/agents/reviewer.md)`. */
+export function roleLabel(role: RoleDefinition): string {
+  return role.source ? `role "${role.name}" (${role.source.file})` : `role "${role.name}"`;
+}
+
+/** The role with its tool entries mapped to the host's names. */
+function prepareRole(role: RoleDefinition, options: RolesOptions, tools: readonly KnownTool[]): RoleDefinition {
+  if (options.toolNames === undefined) return role;
+  const map = (entries: readonly string[] | undefined) => (entries === undefined ? undefined : Object.freeze(entries.map((entry) => mapEntry(entry, options.toolNames, tools))));
+  const mapped = { ...role, ...(role.tools ? { tools: map(role.tools) } : {}), ...(role.disallowedTools ? { disallowedTools: map(role.disallowedTools) } : {}) };
+  return Object.freeze(mapped);
+}
+
+/** Maps an entry unless it already names a tool of the runtime (a host name wins). */
+function mapEntry(entry: string, map: ToolNameMap | undefined, tools: readonly KnownTool[]): string {
+  if (tools.some((tool) => toolNameMatches(entry, tool.name) && tool.name === parseToolEntry(entry).tool)) return entry;
+  return mapToolEntry(entry, map);
+}
+
+function checkRole(role: RoleDefinition, options: RolesOptions, tools: readonly KnownTool[]): RoleWarning[] {
+  const found: RoleWarning[] = [];
+  const warn = (key: string, detail: string): void => {
+    found.push(Object.freeze({ role: role.name, file: role.source?.file, key, message: `${roleLabel(role)}: ${detail}` }));
+  };
+  for (const key of ['tools', 'disallowedTools'] as const) {
+    for (const entry of role[key] ?? []) {
+      const matches = tools.filter((tool) => toolNameMatches(entry, tool.name));
+      const { tool } = parseToolEntry(entry);
+      if (matches.length === 0) {
+        const hint = options.toolNames === undefined ? 'map it with the runtime\'s toolNames option' : 'add it to the runtime\'s toolNames option';
+        warn(key, `${key} entry "${entry}" names no tool of this runtime (${tools.map((t) => t.name).join(', ')}); ${hint}, for example { ${JSON.stringify(tool)}: "your_tool" }`);
+        continue;
+      }
+      const blind = matches.filter((t) => !t.hasMatcher);
+      if (hasSpecifier(entry) && blind.length > 0) {
+        const names = blind.map((t) => t.name).join(', ');
+        const effect = key === 'tools' ? `the role does not get ${names}` : `the role loses all of ${names}`;
+        warn(key, `${key} entry "${entry}" has a pattern, but ${names} declares no permission matcher to check it against, so ${effect}`);
+      }
+    }
+  }
+  if (role.model !== undefined) {
+    const resolved = resolveModelName(role.model, options.models, 'inherit');
+    if (!resolved.ok) warn('model', `${resolved.reason}; spawning this role fails until the host maps it`);
+  }
+  if (role.permissionMode === 'bypassPermissions' && options.canConfirm !== true) {
+    warn('permissionMode', 'permissionMode bypassPermissions needs the host\'s confirmation, and this runtime has no confirm callback, so spawning this role is refused');
+  }
+  return found;
 }

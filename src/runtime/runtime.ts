@@ -4,6 +4,7 @@
 import type { z } from 'zod';
 import { defineHostTool } from '../request/host-tool.js';
 import type { FieldHints } from '../request/tool-args.js';
+import type { PermissionMatcher } from '../policy/permission-pattern.js';
 import { RuntimeCore } from './core.js';
 import { ROOT_PATH } from './paths.js';
 import { spawnSubagent } from './spawn.js';
@@ -21,6 +22,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     sessionId: core.sessionId,
     treeId: core.sessionId,
     sessionIdOf: (path) => core.sessionIdOf(path),
+    warnings: core.roles.warnings,
     rootPath: ROOT_PATH,
     prompt: (text, opts) => core.prompt(text, opts),
     spawn: (parentPath, request, opts) =>
@@ -54,7 +56,20 @@ export function createRuntime(options: RuntimeOptions): Runtime {
 
 /**
  * Defines a host tool the runtime can execute: a zod object schema for its arguments, the
- * capabilities it exercises (for confirmation), and `execute`.
+ * capabilities it exercises (for confirmation), optionally what permission patterns match
+ * (`permission`), and `execute`.
+ *
+ * @example
+ * ```ts
+ * const bash = defineRuntimeTool({
+ *   name: 'bash',
+ *   description: 'Runs a shell command.',
+ *   schema: z.object({ command: z.string() }),
+ *   capabilities: ['shell'],
+ *   permission: { kind: 'command', subject: (args) => args.command }, // enforces Bash(git diff *)
+ *   execute: async ({ command }) => run(command),
+ * });
+ * ```
  */
 export function defineRuntimeTool<S extends z.ZodObject>(def: {
   readonly name: string;
@@ -62,6 +77,8 @@ export function defineRuntimeTool<S extends z.ZodObject>(def: {
   readonly schema: S;
   readonly capabilities?: readonly string[];
   readonly hints?: FieldHints;
+  /** What permission patterns for this tool match: the command, or the path(s). */
+  readonly permission?: PermissionMatcher<z.output<S>>;
   readonly execute: (args: z.output<S>, context: ToolExecutionContext) => ToolOutput | Promise<ToolOutput>;
 }): RuntimeTool<z.output<S>> {
   const tool = defineHostTool({
@@ -71,5 +88,5 @@ export function defineRuntimeTool<S extends z.ZodObject>(def: {
     ...(def.capabilities ? { capabilities: def.capabilities } : {}),
     ...(def.hints ? { hints: def.hints } : {}),
   });
-  return Object.freeze({ ...tool, execute: def.execute });
+  return Object.freeze({ ...tool, execute: def.execute, ...(def.permission ? { permission: Object.freeze({ ...def.permission }) } : {}) });
 }

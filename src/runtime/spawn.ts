@@ -10,7 +10,11 @@ import { contextLabel, contextModeOf } from '../context/parse.js';
 import { resolveContextSpec } from '../context/resolve.js';
 import { selectSnapshot } from '../context/select.js';
 import type { ContextMode, ContextSpec } from '../context/types.js';
-import type { RoleDefinition } from './roles.js';
+import { roleLabel, type RoleDefinition } from './roles.js';
+import { resolveModelName } from '../policy/model-alias.js';
+import { PERMISSION_MODE_RULES } from '../policy/permission-mode.js';
+import type { PermissionLayer } from '../policy/tool-permissions.js';
+import type { SystemConfiguration } from '../request/types.js';
 import { comparePrefix } from '../request/prefix.js';
 import type { RuntimeCore } from './core.js';
 import { RuntimeError } from './errors.js';
@@ -64,8 +68,9 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
   core.registry.precheck(parentPath, request.task_name);
   const parentContext = core.contextOf(parentPath);
   const policy = core.options.spawnPolicy?.({ parentPath, taskName: request.task_name, role: role?.name, context: spec });
-  const head = core.heads.forChild({ parent: parentContext.input.system, role, filter: policy?.tools });
-  const model = request.model ?? role?.model ?? parentContext.input.model;
+  const layers = permissionLayers(core, role, policy?.tools, parentContext.input.system);
+  const head = core.heads.forChild({ parent: parentContext.input.system, layers });
+  const model = spawnModel(core, request.model, role, parentContext.input.model);
   const confirmation = core.confirm({
     parentPath,
     taskName: request.task_name,
@@ -77,6 +82,7 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
     signal: origin.signal,
     externalDirectories: policy?.externalDirectories,
     inheritsExtensions: policy?.inheritsExtensions,
+    permissionMode: role?.permissionMode,
   });
   // Only a real question to the host costs an asynchronous step.
   if (confirmation) await confirmation;
@@ -98,6 +104,10 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
     now: core.now(),
   });
   core.openAccount(path, parentPath, model);
+
+  // A subagent is held to its parent's tool lists too, then to its own.
+  record.permissions = Object.freeze([...(core.registry.get(parentPath)?.permissions ?? []), ...layers]);
+  record.permissionMode = role?.permissionMode;
 
   // 5. snapshot the parent's dialogue now (selection never waits) and start the actor.
   const snapshot = selectSnapshot(core.snapshotSource(parentPath), spec, origin.triggeringCallId ? { triggeringCallId: origin.triggeringCallId } : {});
@@ -154,4 +164,44 @@ function framingFor(core: RuntimeCore, mode: ContextMode, parentPath: string, ro
     case 'turns':
       return { kind: 'fork', parentId: parentPath, role: roleInfo };
   }
+}
+
+/**
+ * The new tool lists a spawn adds: the role's (`tools`, `disallowedTools`), the host's spawn
+ * policy's, and what the role's permission mode removes (plan: tools that write or run
+ * commands). Layers with nothing to say are left out.
+ */
+function permissionLayers(
+  core: RuntimeCore,
+  role: RoleDefinition | undefined,
+  hostTools: { readonly allow?: readonly string[]; readonly deny?: readonly string[] } | undefined,
+  parentSystem: SystemConfiguration,
+): PermissionLayer[] {
+  const layers: PermissionLayer[] = [];
+  if (role && (role.tools !== undefined || (role.disallowedTools?.length ?? 0) > 0)) {
+    layers.push({ label: roleLabel(role), ...(role.tools ? { allow: role.tools } : {}), ...(role.disallowedTools ? { deny: role.disallowedTools } : {}) });
+  }
+  if (hostTools && (hostTools.allow !== undefined || (hostTools.deny?.length ?? 0) > 0)) {
+    layers.push({ label: "the host's spawn policy", ...(hostTools.allow ? { allow: hostTools.allow } : {}), ...(hostTools.deny ? { deny: hostTools.deny } : {}) });
+  }
+  const removes = role?.permissionMode ? PERMISSION_MODE_RULES[role.permissionMode].removes : [];
+  if (role && removes.length > 0) {
+    const deny = parentSystem.tools.map((t) => t.name).filter((name) => removes.some((capability) => core.toolGrants(name).has(capability)));
+    if (deny.length > 0) layers.push({ label: `${roleLabel(role)} with permissionMode ${role.permissionMode}`, deny });
+  }
+  return layers;
+}
+
+/**
+ * The subagent's model id: the spawn's model, else the role's, else the parent's, resolved
+ * through the runtime's models table (`inherit` is the parent's). An unknown name fails the
+ * spawn rather than reaching the model adapter.
+ */
+function spawnModel(core: RuntimeCore, requested: string | undefined, role: RoleDefinition | undefined, parentModel: string): string {
+  const name = requested ?? role?.model;
+  if (name === undefined) return parentModel;
+  const resolved = resolveModelName(name, core.options.models, parentModel);
+  if (resolved.ok) return resolved.model;
+  const whose = requested === undefined && role ? `${roleLabel(role)}: ` : '';
+  throw new RuntimeError('unknown_model', `${whose}${resolved.reason}`);
 }

@@ -10,6 +10,7 @@ import type { RuntimeCore } from './core.js';
 import { errorCode, RuntimeError } from './errors.js';
 import { firstTurnToolContent, receiptToolContent, resultToolContent } from './reports.js';
 import { spawnSubagent } from './spawn.js';
+import { checkToolCall } from '../policy/tool-permissions.js';
 import { isWithin } from './paths.js';
 
 
@@ -92,6 +93,9 @@ async function runHostTool(core: RuntimeCore, path: string, callId: string, name
   if (!tool) throw new RuntimeError('unknown_tool', `there is no tool named "${name}"`);
   const parsed = tool.parse(args);
   if (!parsed.ok) throw new RuntimeError('invalid_arguments', parsed.error.message);
+  // Permission patterns (`Bash(git diff *)`) are checked here, on what this call would do.
+  const verdict = checkToolCall(core.registry.get(path)?.permissions ?? [], { tool: name, args: parsed.args, matcher: tool.permission, anchors: core.anchors });
+  if (!verdict.ok) throw new RuntimeError('tool_not_allowed', verdict.reason);
   const output = await tool.execute(parsed.args, { path, signal, callId });
   return typeof output === 'string' ? ok(output) : { content: output.content, isError: output.isError ?? false };
 }

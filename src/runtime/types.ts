@@ -15,7 +15,10 @@ import type { Limits } from '../policy/limits.js';
 import type { HostTool } from '../request/host-tool.js';
 import type { PresetCatalog } from '../request/preset.js';
 import type { RoleCatalogLimits } from '../request/role-catalog.js';
-import type { RoleDefinition } from './roles.js';
+import type { RoleDefinition, RoleWarning } from './roles.js';
+import type { PermissionMatcher } from '../policy/permission-pattern.js';
+import type { ModelTable } from '../policy/model-alias.js';
+import type { ToolNameMap } from '../policy/tool-mapping.js';
 import type { RetentionPolicy } from './retention.js';
 import type { ConfirmCallback } from '../policy/confirmation.js';
 import type { AccessCapability, CapabilityCatalog } from '../policy/capabilities.js';
@@ -61,6 +64,12 @@ export type ToolOutput = string | { readonly content: string; readonly isError?:
  */
 export interface RuntimeTool<T = unknown> extends HostTool<T> {
   execute(args: T, context: ToolExecutionContext): ToolOutput | Promise<ToolOutput>;
+  /**
+   * What `Tool(pattern)` entries in a role's tool lists are matched on: the command of a
+   * shell tool, the path(s) of a file tool. Without it, a pattern for this tool cannot be
+   * checked, so a role that names the tool only with a pattern does not get it.
+   */
+  readonly permission?: PermissionMatcher<T>;
 }
 
 /** What the host decides per spawn, beyond what the model asked for. */
@@ -159,6 +168,26 @@ export interface RuntimeOptions {
    * `docs/agent-definitions.md` for the rule.
    */
   readonly roleCatalog?: RoleCatalogLimits | false;
+  /**
+   * Maps the tool names definition files use to this host's, e.g. `{ Read: 'read_file' }`;
+   * a pattern moves with its tool (`Read(./src/**)` → `read_file(./src/**)`). A role entry
+   * that still names no tool is reported in `warnings`.
+   */
+  readonly toolNames?: ToolNameMap;
+  /**
+   * Model aliases (`sonnet`, `opus`, `haiku`, and any name of the host's) → model ids,
+   * ordered from the cheapest to the costliest; the order decides when a subagent's model is
+   * costlier than its parent's and needs confirmation. `inherit` always means the parent's
+   * model. With a table, a name that is neither a key nor a value is an error at spawn.
+   */
+  readonly models?: ModelTable;
+  /**
+   * The directory relative path patterns (`Read(./src/**)`) and relative call paths are
+   * resolved against. Default: the process's working directory when the runtime starts.
+   */
+  readonly workspace?: string;
+  /** Receives each role warning when the runtime starts (they are also in `runtime.warnings`). */
+  readonly onWarning?: (warning: RoleWarning) => void;
   /** The project's trusted context (`AGENTS.md` text) given to independent subagents. */
   readonly projectContext?: string;
   /** Asks the host before a subagent gets a risky capability its parent lacks. */
@@ -287,6 +316,12 @@ export interface Runtime {
   readonly treeId: string;
   /** The agent's own session id (live agents, and settled ones still retained). */
   sessionIdOf(path: string): string | undefined;
+  /**
+   * What the runtime found wrong with its roles when it started: tool names no tool has,
+   * patterns for tools without a matcher, unknown model names, `bypassPermissions` without
+   * a confirm callback. Each names the role and its file.
+   */
+  readonly warnings: readonly RoleWarning[];
   /** The root agent's path (`/root`). */
   readonly rootPath: string;
   /**

@@ -105,9 +105,11 @@ describe('requiredConfirmations', () => {
       childModel: 'opus',
       externalDirectories: ['/x'],
       inheritsExtensions: true,
+      bypassPermissions: 'operator',
       catalog,
     });
     expect(required.map((entry) => entry.capability)).toEqual([...CAPABILITY_TAGS]);
+    expect(required.at(-1)).toEqual({ capability: 'bypass_permissions', subjects: ['operator'], reason: 'role "operator" runs with permissionMode bypassPermissions' });
   });
 
   it('has a label for every tag', () => {

@@ -33,7 +33,6 @@ describe('loadDefinitions', () => {
     expect(warnings).toEqual([
       `agent "reviewer" in ${join(projectClaude.path, 'reviewer.md')} (claude) is shadowed by ${join(projectAgents.path, 'reviewer.md')} (project)`,
       `${explorer}:6: unknown key "color" is ignored`,
-      `${explorer}:7: unknown key "permissionMode" is ignored`,
       `${explorer}:8: unknown key "max_turns" is ignored (did you mean "maxTurns"?)`,
       `agent "reviewer" in ${join(userAgents.path, 'reviewer.md')} (user) is shadowed by ${join(projectAgents.path, 'reviewer.md')} (project)`,
     ]);

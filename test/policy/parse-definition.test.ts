@@ -84,12 +84,12 @@ describe('parseDefinition: fixtures', () => {
     const text = await readFixture('user/.agents/explorer.md');
     const warnings: string[] = [];
     const definition = parseDefinition(text, { file: 'user/explorer.md', scope: 'user', onWarning: (w) => warnings.push(w) });
-    expect(definition.unknownKeys).toEqual(['color', 'permissionMode', 'max_turns']);
+    expect(definition.unknownKeys).toEqual(['color', 'max_turns']);
     expect(warnings).toEqual([
       'user/explorer.md:6: unknown key "color" is ignored',
-      'user/explorer.md:7: unknown key "permissionMode" is ignored',
       'user/explorer.md:8: unknown key "max_turns" is ignored (did you mean "maxTurns"?)',
     ]);
+    expect(definition.permissionMode).toBe('plan');
     // Claude Code's `model: inherit` means "the caller's model": no model of its own.
     expect(Object.hasOwn(definition, 'model')).toBe(false);
     expect(definition.maxTurns).toBeUndefined();
@@ -97,7 +97,7 @@ describe('parseDefinition: fixtures', () => {
 
   it('works without a warning sink', async () => {
     const text = await readFixture('user/.agents/explorer.md');
-    expect(parseDefinition(text, opts('explorer.md')).unknownKeys).toHaveLength(3);
+    expect(parseDefinition(text, opts('explorer.md')).unknownKeys).toHaveLength(2);
   });
 });
 
@@ -165,7 +165,8 @@ describe('parseDefinition: values', () => {
 
   it('lists the known keys', () => {
     expect(KNOWN_DEFINITION_KEYS).toContain('disallowedTools');
-    expect(KNOWN_DEFINITION_KEYS).toHaveLength(11);
+    expect(KNOWN_DEFINITION_KEYS).toContain('permissionMode');
+    expect(KNOWN_DEFINITION_KEYS).toHaveLength(12);
   });
 });
 
@@ -398,5 +399,19 @@ describe('the quoting retry for unquoted ": "', () => {
     const { definition, warnings } = parse(['name: a', 'description: Use when: x', 'model: big: fast']);
     expect(definition.model).toBe('big: fast');
     expect(warnings.map((w) => w.split(':')[1])).toEqual(['3', '4']);
+  });
+});
+
+describe('permissionMode', () => {
+  it('reads each of Claude Code’s modes', () => {
+    for (const mode of ['default', 'acceptEdits', 'plan', 'dontAsk', 'bypassPermissions']) {
+      expect(parseDefinition(md(['name: a', 'description: d', `permissionMode: ${mode}`]), opts()).permissionMode).toBe(mode);
+    }
+  });
+
+  it('refuses an unknown mode, naming the line and the choices', () => {
+    const error = errorOf(md(['name: a', 'description: d', 'permissionMode: yolo']));
+    expect(error).toMatchObject({ code: 'invalid_value', line: 4, key: 'permissionMode' });
+    expect(error.message).toMatch(/expected one of "default", "acceptEdits", "plan", "dontAsk", "bypassPermissions", got "yolo"/);
   });
 });

@@ -7,7 +7,7 @@ const available = ['read', 'grep', 'find', 'bash', 'edit', 'write', 'send_messag
 
 describe('effectiveToolNames', () => {
   it('keeps every available tool without a filter', () => {
-    expect(effectiveToolNames({ available })).toEqual({ tools: available, unknownAllowed: [], unknownDenied: [], broadened: [] });
+    expect(effectiveToolNames({ available })).toEqual({ tools: available, unknownAllowed: [], unknownDenied: [], unenforceable: [] });
   });
 
   it('applies the allow list, keeping the available order', () => {
@@ -39,10 +39,21 @@ describe('effectiveToolNames', () => {
     expect(effectiveToolNames({ available: ['Bash', 'bash'], deny: ['Bash'] }).tools).toEqual([]);
   });
 
-  it('applies argument specifiers to the whole tool and reports them as broadened', () => {
-    const result = effectiveToolNames({ available, allow: ['Bash(git diff:*)', 'read'], deny: ['Edit(*.lock)'] });
-    expect(result.tools).toEqual(['read', 'bash']);
-    expect(result.broadened).toEqual(['Bash(git diff:*)', 'Edit(*.lock)']);
+  it('never widens a pattern: without a matcher, a pattern allows nothing and denies the whole tool', () => {
+    const result = effectiveToolNames({ available, allow: ['Bash(git diff:*)', 'read', 'edit'], deny: ['Edit(*.lock)'] });
+    expect(result.tools).toEqual(['read']);
+    expect(result.unenforceable).toEqual(['Bash(git diff:*)', 'Edit(*.lock)']);
+  });
+
+  it('keeps a pattern-only tool when it declares a matcher (the pattern is checked per call)', () => {
+    const hasMatcher = (name: string) => name === 'bash' || name === 'edit';
+    const result = effectiveToolNames({ available, hasMatcher, allow: ['Bash(git diff:*)', 'read', 'edit'], deny: ['Edit(*.lock)'] });
+    expect(result.tools).toEqual(['read', 'bash', 'edit']);
+    expect(result.unenforceable).toEqual([]);
+  });
+
+  it('reads Bash() and Bash(*) as the whole tool, as Claude Code does', () => {
+    expect(effectiveToolNames({ available, allow: ['Bash()', 'Read(*)'] }).tools).toEqual(['read', 'bash']);
   });
 
   it('never lists a tool twice', () => {
