@@ -10,6 +10,7 @@
 import { and, assign, fromCallback, fromPromise, setup } from 'xstate';
 import { Dialogue } from '../src/dialogue/dialogue.js';
 import type { DialogueView } from '../src/dialogue/types.js';
+import { errorText } from '../src/dialogue/error-text.js';
 import { userEntry, assistantEntry, toolResultEntry, type ToolCall } from '../src/dialogue/entry.js';
 import { addUsage, requestUsage, ZERO_USAGE } from '../src/model/adapter.js';
 import { composeInitialTask } from '../src/request/compose-task.js';
@@ -520,11 +521,6 @@ export const agentMachine = setup({
 function lastToolCalls(context: AgentContext): readonly ToolCall[] {
   const last = context.dialogue.at(context.dialogue.lastAssistantPosition());
   return last?.kind === 'assistant' ? last.toolCalls : [];
-}
-
-function errorText(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  return typeof error === 'string' ? error : JSON.stringify(error);
 }
 
 /** The text a tool result gets when its turn was interrupted before the call finished. */

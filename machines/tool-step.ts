@@ -4,6 +4,7 @@
  */
 import { setMaxListeners } from 'node:events';
 import { fromCallback } from 'xstate';
+import { errorText } from '../src/dialogue/error-text.js';
 import type { AgentEvent, ToolInput, ToolOutcome, ToolStepInput } from './agent.types.js';
 
 /** Runs one tool call; `signal` aborts when the step is stopped. */
@@ -43,7 +44,7 @@ export function toolStepLogic(execute: ToolExecutor) {
       }
       void Promise.resolve(outcome).then(
         (value) => settle(call, value),
-        (error: unknown) => settle(call, { content: `Error: ${error instanceof Error ? error.message : String(error)}`, isError: true }),
+        (error: unknown) => settle(call, { content: `Error: ${errorText(error)}`, isError: true }),
       );
     }
     return () => controller.abort();

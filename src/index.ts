@@ -108,6 +108,14 @@ export {
   type CapabilityTag,
   type RequiredCapability,
 } from './policy/capabilities.js';
+export {
+  DEFAULT_MESSAGING_SCOPE,
+  mayMessage,
+  type MessagingPair,
+  type MessagingPolicy,
+  type MessagingScope,
+  type TaskTextInput,
+} from './policy/messaging.js';
 export { describeConfirmation, type ConfirmCallback, type ConfirmationDecision, type ConfirmationRequest } from './policy/confirmation.js';
 export { DEFAULT_LIMITS, LimitError, type Limits } from './policy/limits.js';
 export { loadProjectContext, type ProjectContext, type ProjectContextOptions } from './policy/project-context.js';

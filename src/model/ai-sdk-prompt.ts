@@ -11,7 +11,7 @@ import type {
   LanguageModelV3ToolResultPart,
   SharedV3ProviderOptions,
 } from '@ai-sdk/provider';
-import type { Entry, JsonValue, UserEntry } from '../dialogue/entry.js';
+import type { Entry, JsonValue, UserEntry, UserOrigin } from '../dialogue/entry.js';
 import type { ModelRequest, ToolSchema } from '../request/types.js';
 
 /** How a compaction summary is framed for the model: as earlier context, not as a request. */
@@ -53,9 +53,35 @@ export function toV3Tools(tools: readonly ToolSchema[]): LanguageModelV3Function
   }));
 }
 
+/** The element that marks who sent a user-role entry that no person wrote. */
+export const PROVENANCE_TAG = 'agent_input';
+
+// Any `<` that would open or close the provenance element (with spaces, any letter case).
+const FORGED_TAG = new RegExp(`<(?=\\s*/?\\s*${PROVENANCE_TAG}\\b)`, 'gi');
+
+/**
+ * A user-role entry as the provider sees it. A person's text is sent as is. Everything else
+ * (a task from the delegating agent, another agent's message, a runtime notice, generated
+ * background) is wrapped in an `agent_input` element whose attributes say what it is and who
+ * sent it; inside, every `<` that could open or close that element is written `&lt;`, so the
+ * content cannot end the element early or forge one of its own. The wrapping is a pure
+ * function of the entry, so a fork's inherited prefix keeps its bytes.
+ *
+ * @example
+ * ```ts
+ * provenanceText({ kind: 'message', from: '/root/a' }, 'hi');
+ * // '<agent_input kind="message" from="/root/a">\nhi\n</agent_input>'
+ * ```
+ */
+export function provenanceText(origin: UserOrigin, text: string): string {
+  if (origin.kind === 'person') return text;
+  const body = text.replace(FORGED_TAG, '&lt;');
+  return `<${PROVENANCE_TAG} kind=${JSON.stringify(origin.kind)} from=${JSON.stringify(origin.from)}>\n${body}\n</${PROVENANCE_TAG}>`;
+}
+
 function userParts(entry: UserEntry): LanguageModelV3TextPart[] {
   return [
-    { type: 'text', text: entry.text },
+    { type: 'text', text: provenanceText(entry.origin, entry.text) },
     ...entry.attachments.map((a): LanguageModelV3TextPart => ({ type: 'text', text: attachmentText(a.name, a.content) })),
   ];
 }
@@ -72,7 +98,8 @@ function toolResultPart(entry: Extract<Entry, { kind: 'tool_result' }>): Languag
 /**
  * Converts one request to a V3 prompt:
  * - the system prompt becomes the system message (left out when empty);
- * - a user entry becomes a user message: its text, then one text part per attachment;
+ * - a user entry becomes a user message: its text (marked with its sender by
+ *   {@link provenanceText} unless a person wrote it), then one text part per attachment;
  * - an assistant entry becomes text (when non-empty) and tool-call parts; an assistant entry
  *   with neither is left out, because providers reject empty content;
  * - consecutive tool results become one tool message, as the AI SDK itself groups the results

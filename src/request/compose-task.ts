@@ -14,8 +14,8 @@ import { forkTaskWrapper, independentTaskText, type DelegatedRole } from './wrap
  * parent dialogue.
  */
 export type TaskFraming =
-  | { readonly kind: 'fork'; readonly parentId: string; readonly role: DelegatedRole | undefined }
-  | { readonly kind: 'summary'; readonly parentId: string; readonly role: DelegatedRole | undefined }
+  | { readonly kind: 'fork'; readonly parentId: string; readonly role: DelegatedRole | undefined; readonly attachments?: readonly Attachment[] }
+  | { readonly kind: 'summary'; readonly parentId: string; readonly role: DelegatedRole | undefined; readonly attachments?: readonly Attachment[] }
   | {
       readonly kind: 'independent';
       readonly parentId: string;
@@ -39,6 +39,7 @@ export function composeInitialTask(framing: TaskFraming | undefined, task: strin
         parentId: framing.parentId,
         ...(framing.role !== undefined ? { role: framing.role } : {}),
         contextMode: framing.kind === 'fork' ? 'all' : 'summary',
+        ...(framing.attachments?.length ? { attachments: framing.attachments } : {}),
         visibleTools: system,
       });
     case 'independent':

@@ -31,6 +31,8 @@ export interface ForkTaskInput {
   readonly role?: DelegatedRole;
   /** What the subagent was seeded with; decides the context-boundary wording. */
   readonly contextMode: ContextMode;
+  /** Named texts the delegating agent handed over, placed before the task. */
+  readonly attachments?: readonly Attachment[];
   /** The subagent's own system configuration: decides whether reply guidance is given. */
   readonly visibleTools: SystemConfiguration;
 }
@@ -78,6 +80,9 @@ const replyGuidance = (parentId: string): string =>
 
 const block = (tag: string, text: string, attributes = ''): string => `<${tag}${attributes}>\n${text}\n</${tag}>`;
 
+const attachmentBlocks = (attachments: readonly Attachment[]): string[] =>
+  attachments.map((attachment) => block('attachment', attachment.content, ` name=${JSON.stringify(attachment.name)}`));
+
 const canReply = (system: SystemConfiguration | undefined, parentId: string | undefined): parentId is string =>
   parentId !== undefined && system !== undefined && hasTool(system, SEND_MESSAGE_TOOL);
 
@@ -92,10 +97,11 @@ export function forkTaskWrapper(input: ForkTaskInput): string {
     parts.push(`Role: ${input.role.name}`);
     if (input.role.instructions !== undefined && input.role.instructions !== '') parts.push(block('role_instructions', input.role.instructions));
   }
-  parts.push(BOUNDARY[input.contextMode], block('task', input.task), returnShape(input.parentId));
+  parts.push(BOUNDARY[input.contextMode], ...attachmentBlocks(input.attachments ?? []), block('task', input.task), returnShape(input.parentId));
   if (canReply(input.visibleTools, input.parentId)) parts.push(replyGuidance(input.parentId));
   return parts.join('\n\n');
 }
+
 
 /**
  * The initial task of an independent (`none`) subagent, which sees no parent dialogue: its
@@ -108,9 +114,7 @@ export function independentTaskText(input: IndependentTaskInput): string {
   if (input.projectContext !== undefined && input.projectContext !== '') {
     parts.push(block('project_context', input.projectContext, ' source="AGENTS.md"'));
   }
-  for (const attachment of input.attachments) {
-    parts.push(block('attachment', attachment.content, ` name=${JSON.stringify(attachment.name)}`));
-  }
+  parts.push(...attachmentBlocks(input.attachments));
   parts.push(block('task', input.task), returnShape(input.parentId));
   if (canReply(input.visibleTools, input.parentId)) parts.push(replyGuidance(input.parentId));
   return parts.join('\n\n');

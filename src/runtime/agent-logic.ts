@@ -27,6 +27,8 @@ import type { ModelRequest } from '../request/types.js';
 import type { RuntimeCore } from './core.js';
 import type { RuntimeOptions } from './types.js';
 import { executeTool } from './tools.js';
+import { errorText } from '../dialogue/error-text.js';
+import { normalizeResponse, normalizeSummary } from '../model/normalize.js';
 
 /** The provided agent machine type. */
 export type AgentLogic = ReturnType<typeof createAgentLogic>;
@@ -76,7 +78,7 @@ export async function compactDialogue(core: RuntimeCore, path: string, dialogue:
   const cut = anchorId === null ? effective.length : effective.findIndex((e) => e.id === anchorId);
   const replaced = effective.slice(0, cut < 0 ? effective.length : cut);
   if (replaced.length === 0) return undefined;
-  const { text, usage } = await core.summarizer.summarize({ entries: EntryView.of(replaced), task: COMPACTION_TASK, agentPath: path }, signal);
+  const { text, usage } = normalizeSummary(await core.summarizer.summarize({ entries: EntryView.of(replaced), task: COMPACTION_TASK, agentPath: path }, signal));
   return { entry: compactionEntry({ summary: text, anchorId: cut < 0 ? null : anchorId }), usage: requestUsage(usage) };
 }
 
@@ -94,7 +96,7 @@ function checkReply(dialogue: Dialogue, response: ModelResponse): void {
   try {
     dialogue.append(assistantEntry({ text: response.text, toolCalls: response.toolCalls }));
   } catch (error) {
-    throw new Error(`the model returned a reply the dialogue cannot hold: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(`the model returned a reply the dialogue cannot hold: ${errorText(error)}`);
   }
 }
 
@@ -117,7 +119,7 @@ export function createAgentLogic(core: RuntimeCore) {
       generateSummary: fromPromise<SummaryOutput, SummaryInput>(async ({ input, signal }) => {
         const entries = input.snapshot?.summarizerInput;
         if (!entries || entries.length === 0) return { text: '(the delegating agent had no conversation to summarize)', usage: ZERO_USAGE };
-        const summary = await core.summarizer.summarize({ entries, task: input.task, agentPath: input.path }, signal);
+        const summary = normalizeSummary(await core.summarizer.summarize({ entries, task: input.task, agentPath: input.path }, signal));
         return { text: summary.text, usage: requestUsage(summary.usage) };
       }),
       sampleModel: fromPromise<SampleOutput, SampleInput>(async ({ input, signal }) => {
@@ -128,12 +130,14 @@ export function createAgentLogic(core: RuntimeCore) {
         throwIfAborted(signal);
         const compaction = await maybeCompact(core, input, signal);
         const dialogue = compaction ? input.dialogue.append(compaction.entry) : input.dialogue;
-        const response = await core.options.model.sample(requestOf(input, dialogue), {
-          signal,
-          agentPath: input.path,
-          turn: input.turn,
-          step: input.step,
-        });
+        const response = normalizeResponse(
+          await core.options.model.sample(requestOf(input, dialogue), {
+            signal,
+            agentPath: input.path,
+            turn: input.turn,
+            step: input.step,
+          }),
+        );
         checkReply(dialogue, response);
         const usage = requestUsage(response.usage);
         return { response, compaction: compaction?.entry, usage: compaction ? addUsage(compaction.usage, usage) : usage };

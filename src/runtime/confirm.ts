@@ -9,6 +9,7 @@ import type { ConfirmCallback } from '../policy/confirmation.js';
 import type { SystemConfiguration } from '../request/types.js';
 import { RuntimeError } from './errors.js';
 import { raceAbort } from '../model/abort.js';
+import { errorText } from '../dialogue/error-text.js';
 
 /** What one confirmation check needs. */
 export interface ConfirmInput {
@@ -118,7 +119,7 @@ export class Confirmer {
       decision = await raceAbort(confirm(request, signal), signal);
     } catch (error) {
       if (signal.aborted) throw new RuntimeError('aborted', `the spawn of ${who} was cancelled while waiting for confirmation`);
-      throw new RuntimeError('confirmation_failed', `asking the host to confirm ${who} failed: ${error instanceof Error ? error.message : String(error)}`);
+      throw new RuntimeError('confirmation_failed', `asking the host to confirm ${who} failed: ${errorText(error)}`);
     }
     if (!decision.approved) {
       throw new RuntimeError(

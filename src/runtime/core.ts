@@ -17,6 +17,7 @@ import { stateValueString } from '../inspect/state-value.js';
 import { ROOT_PATH } from './paths.js';
 import { Registry, type AgentRecord } from './registry.js';
 import { RetentionStore } from './retention.js';
+import { DEFAULT_MESSAGING_SCOPE, mayMessage, scopeRefusal, type MessagingPolicy, type TaskTextInput } from '../policy/messaging.js';
 import { resolveLimits } from '../policy/limits.js';
 import { Roles } from './roles.js';
 import { homedir } from 'node:os';
@@ -33,6 +34,7 @@ import type { Usage } from '../model/adapter.js';
 import { DEFAULT_MAX_STEPS, TurnWaiters, type TurnOutcome } from './turns.js';
 import type { Attachment } from '../dialogue/entry.js';
 import type { AgentInfo, AgentResult, CancelReport, CancelledAgent, FirstReportValue, PromptOptions, RuntimeEvents, RuntimeOptions, RuntimeTool } from './types.js';
+import { errorText } from '../dialogue/error-text.js';
 
 type Listener<K extends keyof RuntimeEvents> = (event: RuntimeEvents[K]) => void;
 
@@ -118,7 +120,7 @@ export class RuntimeCore {
     const actor = createActor(this.logic, {
       input,
       id: ROOT_PATH,
-      ...(inspect ? { inspect: sanitizingObserver(inspect) } : {}),
+      ...(inspect ? { inspect: sanitizingObserver(inspect, (error) => this.reportListenerError(error, 'inspect')) } : {}),
     });
     record.actor = actor;
     this.watch(record);
@@ -227,7 +229,7 @@ export class RuntimeCore {
               ...resultOf(context, this.now()),
               status: 'failed',
               stopReason: 'internal_error',
-              error: `internal error in ${record.path}: ${error instanceof Error ? error.message : String(error)}`,
+              error: `internal error in ${record.path}: ${errorText(error)}`,
             },
             context.dialogue,
           );
@@ -285,6 +287,25 @@ export class RuntimeCore {
     if (record.parentPath === null) return;
     if (takeFirstReport(record)?.({ kind: 'result', result })) return;
     this.deliverToInbox(record.parentPath, settlementNotice(result, this.resultMetadata), record.path);
+  }
+
+  /**
+   * Undoes a spawn that failed after its reservation and before its actor ran: stops the
+   * actor if there is one, frees path and slot, and drops the waiters registered for it.
+   */
+  abandon(path: string): void {
+    const record = this.registry.get(path);
+    if (!record || record.delivered) return;
+    record.delivered = true;
+    record.onFirstReport = undefined;
+    try {
+      record.actor?.stop();
+    } catch {
+      // A failed actor may refuse to stop; it holds nothing once unreserved.
+    }
+    this.registry.unreserve(path);
+    this.resultWaiters.delete(path);
+    this.setNotBusy(path);
   }
 
   /** Runtime hook from the machine: a continuable agent finished a turn. */
@@ -347,8 +368,16 @@ export class RuntimeCore {
       try {
         (listener as Listener<K>)(event);
       } catch (error) {
-        (this.options.onListenerError ?? ((e: unknown) => console.error('subagent-actors: a runtime listener threw', e)))(error, type);
+        this.reportListenerError(error, type);
       }
+    }
+  }
+
+  private reportListenerError(error: unknown, source: keyof RuntimeEvents | 'inspect'): void {
+    try {
+      (this.options.onListenerError ?? ((e: unknown) => console.error(`subagent-actors: a runtime ${source === 'inspect' ? 'inspection observer' : 'listener'} threw`, e)))(error, source);
+    } catch {
+      // The error reporter itself failed; there is nobody left to tell.
     }
   }
 
@@ -412,7 +441,8 @@ export class RuntimeCore {
   send(from: string, to: string, message: string): string {
     if (typeof message !== 'string' || message.trim() === '') throw new RuntimeError('invalid_arguments', 'message must be a non-empty string');
     const path = this.resolveTarget(to);
-    if (path === from) throw new RuntimeError('not_permitted', `${from} cannot send a message to itself`);
+    const scope = this.options.messaging?.scope ?? DEFAULT_MESSAGING_SCOPE;
+    if (!mayMessage(scope, { from, to: path })) throw new RuntimeError('not_permitted', scopeRefusal(scope, { from, to: path }));
     const record = this.addressable(path);
     if (this.hostRuns(path)) this.options.hostRoot?.deliver({ text: message, origin: { kind: 'message', from } });
     else record.actor.send({ type: 'inbox', item: { text: message, origin: { kind: 'message', from } } });
@@ -503,6 +533,23 @@ export class RuntimeCore {
     }
   }
 
+  /**
+   * What `list_agents` shows `viewer`: the published agents it may message under the
+   * messaging scope (an agent still reserved or preparing its summary has no addressable
+   * identity yet), with task text as the host's policy allows.
+   */
+  listFor(viewer: string): AgentInfo[] {
+    const scope = this.options.messaging?.scope ?? DEFAULT_MESSAGING_SCOPE;
+    const taskText = this.options.messaging?.taskText;
+    const out: AgentInfo[] = [];
+    for (const info of this.list()) {
+      if (this.registry.get(info.path)?.phase !== 'published' || !mayMessage(scope, { from: viewer, to: info.path })) continue;
+      if (!taskText || info.lastTask === null) out.push(info);
+      else out.push({ ...info, lastTask: shownTask(taskText, { viewer, path: info.path, task: info.lastTask }) });
+    }
+    return out;
+  }
+
   /** Live agents, in reservation order (the root first). */
   list(): AgentInfo[] {
     const now = this.now();
@@ -516,6 +563,16 @@ export class RuntimeCore {
       lastTask: r.task,
       elapsedMs: now - r.reservedAt,
     }));
+  }
+}
+
+/** The host's redaction of a task text; a failing or malformed policy hides the text. */
+function shownTask(taskText: NonNullable<MessagingPolicy['taskText']>, input: TaskTextInput): string | null {
+  try {
+    const shown = taskText(input);
+    return typeof shown === 'string' ? shown : null;
+  } catch {
+    return null;
   }
 }
 
@@ -547,7 +604,19 @@ function abortReason(signal: AbortSignal): string {
   return typeof reason === 'string' && reason !== '' ? reason : 'cancelled by the host';
 }
 
-function sanitizingObserver(inspect: Observer<InspectionEvent> | ((event: InspectionEvent) => void)): Observer<InspectionEvent> {
+function sanitizingObserver(
+  inspect: Observer<InspectionEvent> | ((event: InspectionEvent) => void),
+  onError: (error: unknown) => void,
+): Observer<InspectionEvent> {
   const next = typeof inspect === 'function' ? inspect : inspect.next?.bind(inspect);
-  return { next: (event: InspectionEvent) => next?.(sanitizeInspectionEvent(event)) };
+  return {
+    next: (event: InspectionEvent) => {
+      // An observer's bug must not fail (or half-start) the agent being observed.
+      try {
+        next?.(sanitizeInspectionEvent(event));
+      } catch (error) {
+        onError(error);
+      }
+    },
+  };
 }

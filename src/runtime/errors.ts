@@ -15,6 +15,7 @@ export type RuntimeErrorCode =
   | 'confirmation_denied'
   | 'confirmation_failed'
   | 'parent_not_running'
+  | 'start_failed'
   | 'unknown_agent'
   | 'not_published'
   | 'agent_closed'

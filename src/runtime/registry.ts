@@ -147,6 +147,18 @@ export class Registry {
     return true;
   }
 
+  /**
+   * Undoes a reservation whose agent never started: frees the path and slot without a
+   * tombstone (nothing ran, so nothing ended). Idempotent.
+   */
+  unreserve(path: string): void {
+    const record = this.records.get(path);
+    if (!record || record.parentPath === null) return;
+    this.records.delete(path);
+    this.records.get(record.parentPath)?.children.delete(path);
+    this.slotsUsed--;
+  }
+
   /** The record of a held path. */
   get(path: string): AgentRecord | undefined {
     return this.records.get(path);

@@ -19,6 +19,7 @@ import { comparePrefix } from '../request/prefix.js';
 import type { RuntimeCore } from './core.js';
 import { RuntimeError } from './errors.js';
 import { DEFAULT_MAX_STEPS } from './turns.js';
+import { errorText } from '../dialogue/error-text.js';
 import { childPath, isValidTaskName } from './paths.js';
 import type { AgentResult, FirstReportValue, SpawnHandle, SpawnRequest } from './types.js';
 
@@ -41,6 +42,15 @@ function validateRequest(request: SpawnRequest): void {
   if (typeof request.message !== 'string' || request.message.trim() === '') {
     throw new RuntimeError('invalid_arguments', 'message must be a non-empty string: the task for the subagent');
   }
+  const attachments: unknown = request.attachments;
+  if (attachments === undefined) return;
+  if (!Array.isArray(attachments)) throw new RuntimeError('invalid_arguments', 'attachments must be a list of { name, content } objects');
+  attachments.forEach((a: unknown, i) => {
+    const item = a as { name?: unknown; content?: unknown } | null;
+    if (typeof item !== 'object' || item === null || typeof item.name !== 'string' || item.name === '' || typeof item.content !== 'string') {
+      throw new RuntimeError('invalid_arguments', `attachments[${i}] must be an object { name: non-empty string, content: string }`);
+    }
+  });
 }
 
 /** Starts a subagent under `parentPath`. Resolves once it is reserved and started. */
@@ -139,10 +149,18 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
   record.onFirstReport = delivery === 'caller' ? resolveFirst : undefined;
   const result: Promise<AgentResult> = core.resultOf(path);
 
-  const actor = createActor(core.logic, { input, parent: parent.actor, id: path });
-  record.actor = actor;
-  core.watch(record);
-  actor.start();
+  try {
+    const actor = createActor(core.logic, { input, parent: parent.actor, id: path });
+    record.actor = actor;
+    core.watch(record);
+    actor.start();
+    // An actor that fails while starting reports no snapshot, so nothing would release it.
+    const started = actor.getSnapshot() as { status: string; error?: unknown };
+    if (started.status === 'error') throw started.error;
+  } catch (error) {
+    core.abandon(path);
+    throw new RuntimeError('start_failed', `${path} could not be started: ${errorText(error)}`);
+  }
   return { path, delivery, lifetime, firstReport, result };
 }
 
@@ -159,10 +177,10 @@ function framingFor(core: RuntimeCore, mode: ContextMode, parentPath: string, ro
         attachments: request.attachments ?? [],
       };
     case 'summary':
-      return { kind: 'summary', parentId: parentPath, role: roleInfo };
+      return { kind: 'summary', parentId: parentPath, role: roleInfo, attachments: request.attachments ?? [] };
     case 'all':
     case 'turns':
-      return { kind: 'fork', parentId: parentPath, role: roleInfo };
+      return { kind: 'fork', parentId: parentPath, role: roleInfo, attachments: request.attachments ?? [] };
   }
 }
 

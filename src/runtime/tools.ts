@@ -12,13 +12,14 @@ import { firstTurnToolContent, receiptToolContent, resultToolContent } from './r
 import { spawnSubagent } from './spawn.js';
 import { checkToolCall } from '../policy/tool-permissions.js';
 import { isWithin } from './paths.js';
+import { errorText } from '../dialogue/error-text.js';
 
 
 const ok = (content: string): ToolOutcome => ({ content, isError: false });
 
 function failure(error: unknown): ToolOutcome {
   const code = errorCode(error);
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorText(error);
   return { content: code ? `Error (${code}): ${message}` : `Error: ${message}`, isError: true };
 }
 
@@ -66,7 +67,7 @@ async function dispatch(core: RuntimeCore, { path, call }: ToolInput, signal: Ab
       return ok(canonicalJson({ delivered_to: to, status: 'delivered' }));
     }
     case 'list_agents':
-      return ok(canonicalJson({ agents: core.list().map((a) => ({ agent_id: a.path, role: a.role ?? null, state: a.state, context: a.context, last_task: a.lastTask })) }));
+      return ok(canonicalJson({ agents: core.listFor(path).map((a) => ({ agent_id: a.path, role: a.role ?? null, state: a.state, context: a.context, last_task: a.lastTask })) }));
     case 'cancel_agent': {
       const target = core.resolveTarget(parsed.args.agent_id);
       requireDescendant(path, target, 'cancel');

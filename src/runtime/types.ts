@@ -20,6 +20,7 @@ import type { PermissionMatcher } from '../policy/permission-pattern.js';
 import type { ModelTable } from '../policy/model-alias.js';
 import type { ToolNameMap } from '../policy/tool-mapping.js';
 import type { RetentionPolicy } from './retention.js';
+import type { MessagingPolicy } from '../policy/messaging.js';
 import type { ConfirmCallback } from '../policy/confirmation.js';
 import type { AccessCapability, CapabilityCatalog } from '../policy/capabilities.js';
 import type { TurnOutcome } from './turns.js';
@@ -202,8 +203,11 @@ export interface RuntimeOptions {
   readonly compaction?: CompactionPolicy;
   /** An XState inspection observer for the whole tree (sanitized: no dialogues). */
   readonly inspect?: Observer<InspectionEvent> | ((event: InspectionEvent) => void);
-  /** Called when a listener given to `on` throws (default: `console.error`); the runtime goes on. */
-  readonly onListenerError?: (error: unknown, event: keyof RuntimeEvents) => void;
+  /**
+   * Called when a listener given to `on`, or the `inspect` observer (`source` is then
+   * `'inspect'`), throws (default: `console.error`); the runtime goes on.
+   */
+  readonly onListenerError?: (error: unknown, source: keyof RuntimeEvents | 'inspect') => void;
   /** Time source for elapsed times. Default `Date.now`. */
   readonly now?: () => number;
   /**
@@ -230,6 +234,11 @@ export interface RuntimeOptions {
    * generated when omitted.
    */
   readonly sessionId?: string;
+  /**
+   * Who may message whom (default: parent, own subagents, siblings) and what `list_agents`
+   * shows of task texts. Applies to models' `send_message` and to `runtime.send`.
+   */
+  readonly messaging?: MessagingPolicy;
   /**
    * How many settled agents the runtime keeps (results and final dialogues). Default: all of
    * them; a long-lived host sets a bound or calls `release(path)`. See {@link RetentionPolicy}.

@@ -75,7 +75,7 @@ describe('aiSdkModel: request conversion', () => {
       // Malformed arguments are replayed as {}; the empty assistant entry a3 is left out.
       { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'call_3', toolName: 'read_file', input: {} }] },
       { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call_3', toolName: 'read_file', output: { type: 'error-text', value: 'invalid arguments' } }] },
-      { role: 'user', content: [{ type: 'text', text: 'Thanks.' }] },
+      { role: 'user', content: [{ type: 'text', text: '<agent_input kind="message" from="/root/x">\nThanks.\n</agent_input>' }] },
     ]);
     expect(call?.tools).toEqual([{ type: 'function', name: 'read_file', description: 'Reads a file.', inputSchema: readTool.inputSchema }]);
     expect(call?.toolChoice).toEqual({ type: 'auto' });

@@ -78,7 +78,8 @@ describe('modelSummarizer', () => {
     expect(result).toEqual({ text: 'Background.', usage: { inputTokens: 50, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0 } });
     const call = mock.doGenerateCalls[0];
     expect(call?.prompt[0]).toEqual({ role: 'system', content: SUMMARY_SYSTEM_PROMPT });
-    expect(call?.prompt.at(-1)).toEqual({ role: 'user', content: [{ type: 'text', text: summaryInstruction('Plan') }] });
+    // The instruction is marked as the summary's task, not sent as a person's words.
+    expect(call?.prompt.at(-1)).toEqual({ role: 'user', content: [{ type: 'text', text: `<agent_input kind="task" from="/root/p">\n${summaryInstruction('Plan')}\n</agent_input>` }] });
     expect(call?.tools).toBeUndefined();
   });
 });

@@ -94,16 +94,19 @@ describe('send_message routing', () => {
     expect(result.status).toBe('completed');
   });
 
-  it('list_agents shows path, role, state and last task', async () => {
+  it('list_agents shows path, role, state and last task of the agents the caller can address', async () => {
     const model = scriptedModel({
+      '/root/peer': { 0: [{ text: 'ready' }] },
       '/root/lister': { 0: [{ toolCalls: [{ name: 'list_agents' }] }, (req) => ({ text: (req.messages.at(2) as { content: string }).content })] },
     });
     const rt = createRuntime({ model });
+    await (await rt.spawn('/root', { task_name: 'peer', message: 'stand by' }, { lifetime: 'continuable' })).firstReport;
     const result = await (await rt.spawn('/root', { task_name: 'lister', message: 'who is here', role: 'scout' })).result;
     const listed = JSON.parse(result.text) as { agents: Array<Record<string, unknown>> };
+    // Its parent and its sibling; never itself.
     expect(listed.agents).toEqual([
       { agent_id: '/root', role: null, state: 'running.idle', context: 'none', last_task: null },
-      { agent_id: '/root/lister', role: 'scout', state: 'running.working.acting', context: 'none', last_task: 'who is here' },
+      { agent_id: '/root/peer', role: null, state: 'running.idle', context: 'none', last_task: 'stand by' },
     ]);
   });
 

@@ -64,7 +64,8 @@ describe('registry invariants (property)', () => {
         const clock = manualClock();
         // Subagents answer after 10 ms (one-shot ones settle, continuable ones go idle).
         const model = scriptedModel({ '/root': () => ({ text: 'root ok' }), '/root/**': () => ({ text: 'done', latencyMs: 10 }) }, { clock });
-        const rt = createRuntime({ model, limits: LIMITS });
+        // The host injects messages from the root to any agent, so the scope is the whole session.
+        const rt = createRuntime({ model, limits: LIMITS, messaging: { scope: 'session' } });
         const spawned = new Map<string, number>();
         for (const step of ops) {
           switch (step.kind) {

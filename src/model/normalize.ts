@@ -1,0 +1,91 @@
+/**
+ * What the runtime accepts from a model or summarizer, whatever it actually returned.
+ *
+ * Providers and host adapters are outside the runtime's control: a reply may lack `usage`,
+ * report part of it, or report NaN, Infinity, negative numbers or strings. Such values would
+ * poison every sum and make results unserializable, so every reply passes through here once,
+ * at the model seam, before anything adds or serializes it.
+ *
+ * The usage rule: for each usage field, a finite number ≥ 0 is kept; a string of decimal
+ * digits (`"42"`) is read as that number; anything else (missing, NaN, ±Infinity, negative,
+ * another type) counts as 0. Fields that are not part of {@link ReplyUsage} are dropped.
+ */
+import type { ToolCall } from '../dialogue/entry.js';
+import type { ModelResponse, ReplyUsage } from './adapter.js';
+import type { SummaryResult } from './summarizer.js';
+
+/** A count by the module's rule, or undefined when the value is not a valid one. */
+function tokenCount(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) && value >= 0 ? value : undefined;
+  if (typeof value === 'string' && /^\d{1,15}$/.test(value)) return Number(value);
+  return undefined;
+}
+
+/** The token counts every reply has (0 when not reported). */
+const TOKEN_FIELDS = ['inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheWriteTokens'] as const;
+/** Counts an adapter may report; left out (so the runtime counts them) when not valid. */
+const OPTIONAL_COUNTS = ['requests', 'retries'] as const;
+
+/**
+ * A valid {@link ReplyUsage} from whatever a provider reported (see the module's rule). The
+ * optional counts (`requests`, `retries`) follow the same rule but are left out, rather than
+ * set to 0, when they are not valid, so the runtime's own counting applies.
+ *
+ * @example
+ * ```ts
+ * normalizeUsage(undefined);                                 // all token counts 0
+ * normalizeUsage({ inputTokens: '12', outputTokens: NaN });  // { inputTokens: 12, outputTokens: 0, ... }
+ * ```
+ */
+export function normalizeUsage(raw: unknown): ReplyUsage {
+  const source = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {};
+  const out: Record<string, number> = {};
+  for (const key of TOKEN_FIELDS) out[key] = tokenCount(readField(source, key)) ?? 0;
+  for (const key of OPTIONAL_COUNTS) {
+    const count = tokenCount(readField(source, key));
+    if (count !== undefined) out[key] = count;
+  }
+  return Object.freeze(out) as unknown as ReplyUsage;
+}
+
+/**
+ * A reply the dialogue can hold: text is a string (missing text is empty), tool calls an
+ * array (missing means none), usage normalized. Tool calls themselves are checked where
+ * they are appended (a bad id or name fails the request with a clear message).
+ */
+export function normalizeResponse(raw: unknown): ModelResponse {
+  if (typeof raw !== 'object' || raw === null) throw new TypeError(`the model returned ${raw === null ? 'null' : typeof raw} instead of a reply`);
+  const reply = raw as Record<string, unknown>;
+  const rawText = readField(reply, 'text');
+  const text = typeof rawText === 'string' ? rawText : '';
+  const rawCalls = readField(reply, 'toolCalls');
+  const toolCalls = rawCalls === undefined || rawCalls === null ? [] : rawCalls;
+  if (!Array.isArray(toolCalls)) throw new TypeError('the model returned tool calls that are not a list');
+  const rawStop = readField(reply, 'stopReason');
+  const stopReason = typeof rawStop === 'string' ? rawStop : undefined;
+  return {
+    text,
+    toolCalls: toolCalls as readonly ToolCall[],
+    usage: normalizeUsage(readField(reply, 'usage')),
+    ...(stopReason !== undefined ? { stopReason } : {}),
+  };
+}
+
+/**
+ * A summary the runtime can use: its text must be a string (a summarizer that returns none
+ * fails the preparation with this error), its usage is normalized like a reply's.
+ */
+export function normalizeSummary(raw: unknown): SummaryResult {
+  const text = typeof raw === 'object' && raw !== null ? readField(raw as Record<string, unknown>, 'text') : undefined;
+  if (typeof text !== 'string') throw new TypeError('the summarizer returned no text');
+  return { text, usage: normalizeUsage(readField(raw as Record<string, unknown>, 'usage')) };
+}
+
+/** Reads a field of a foreign object; a throwing getter counts as missing. */
+function readField(source: Record<string, unknown>, key: string): unknown {
+  try {
+    return source[key];
+  } catch {
+    return undefined;
+  }
+}
