@@ -1,0 +1,215 @@
+/**
+ * Regression tests for the defects an adversarial campaign found: each one failed before
+ * its fix.
+ */
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createCapabilityCatalog } from '../../src/policy/capabilities.js';
+import { scriptedModel } from '../../src/model/scripted.js';
+import { createRuntime, defineRuntimeTool } from '../../src/runtime/runtime.js';
+import { RuntimeError } from '../../src/runtime/errors.js';
+import { expectNothingHeld, hostileModel, toolResultsOf, userTextsOf } from './helpers.js';
+
+const agentCall = (args: Record<string, unknown>, id = 'call_agent') => ({ text: '', toolCalls: [{ id, name: 'Agent', arguments: args }], usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 } });
+const reply = (text: string) => ({ text, toolCalls: [], usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 } });
+
+/** A value `String()` cannot convert, and one whose every property access throws. */
+const unprintables: Array<[string, () => unknown]> = [
+  ['Object.create(null)', () => Object.create(null)],
+  ['a Proxy whose traps throw', () => new Proxy({}, { get: () => { throw new Error('trap'); }, ownKeys: () => { throw new Error('trap'); }, getPrototypeOf: () => { throw new Error('trap'); } })],
+  ['a symbol', () => Symbol('s')],
+];
+
+describe('defect 1: a host tool throwing an unprintable value', () => {
+  it.each(unprintables)('%s becomes a tool error and the agent goes on', async (_name, make) => {
+    const boom = defineRuntimeTool({
+      name: 'boom',
+      description: 'Throws.',
+      schema: z.object({}),
+      execute: () => {
+        throw make();
+      },
+    });
+    const model = hostileModel(({ step }) => (step === 0 ? { text: '', toolCalls: [{ id: 'c1', name: 'boom', arguments: {} }] } : reply('recovered')));
+    const rt = createRuntime({ model, tools: [boom] });
+    rt.prompt('go');
+    await rt.whenQuiet();
+    const [result] = toolResultsOf(model.calls[1]!.request);
+    expect(result?.isError).toBe(true);
+    expect(result?.content).toMatch(/^Error: /);
+    expect(rt.stateOf('/root')).toBe('running.idle');
+    expectNothingHeld(rt);
+  });
+
+  it('a confirm callback throwing Object.create(null) is a typed confirmation_failed error', async () => {
+    const rt = createRuntime({
+      model: scriptedModel({}),
+      modelId: 'small',
+      capabilities: createCapabilityCatalog({ tools: {}, models: { small: 1, large: 3 } }),
+      confirm: () => {
+        throw Object.create(null);
+      },
+    });
+    const refused = rt.spawn('/root', { task_name: 'big', message: 'x', model: 'large' });
+    await expect(refused).rejects.toBeInstanceOf(RuntimeError);
+    await expect(refused).rejects.toMatchObject({ code: 'confirmation_failed' });
+    expectNothingHeld(rt);
+  });
+});
+
+describe('defect 2: replies without usage, rejections that cannot be serialized', () => {
+  it('a root reply without usage ends the turn normally', async () => {
+    const rt = createRuntime({ model: hostileModel(() => ({ text: 'no usage here', toolCalls: [] })) });
+    rt.prompt('go');
+    await rt.whenQuiet();
+    expect(rt.stateOf('/root')).toBe('running.idle');
+    const last = rt.dialogue('/root')!.at(-1);
+    expect(last?.kind === 'assistant' && last.text).toBe('no usage here');
+  });
+
+  it.each([
+    ['a BigInt', () => 10n, /10/],
+    ['a cyclic object', () => { const o: Record<string, unknown> = { reason: 'loop' }; o.self = o; return o; }, /loop/],
+    ['Object.create(null)', () => Object.create(null), /\{\}/],
+  ])('a rejection with %s is a model_error with readable text', async (_name, make, text) => {
+    const model = hostileModel(({ agentPath }) => (agentPath === '/root/w' ? Promise.reject(make()) : reply('ok')));
+    const rt = createRuntime({ model });
+    const result = await (await rt.spawn('/root', { task_name: 'w', message: 'x' })).result;
+    expect(result).toMatchObject({ status: 'failed', stopReason: 'model_error' });
+    expect(result.error).toMatch(text);
+    expectNothingHeld(rt);
+  });
+});
+
+describe('defect 3: bad usage on the way to the parent', () => {
+  const badUsages: Array<[string, unknown]> = [
+    ['partial', { inputTokens: 3 }],
+    ['NaN', { inputTokens: 1, outputTokens: 1, cacheReadTokens: Number.NaN, cacheWriteTokens: 0 }],
+    ['Infinity', { inputTokens: Number.POSITIVE_INFINITY, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 }],
+    ['strings', { inputTokens: '5', outputTokens: 'many', cacheReadTokens: '', cacheWriteTokens: '-1' }],
+    ['null', null],
+  ];
+
+  it.each(badUsages)('caller delivery: %s usage still delivers the result', async (_name, usage) => {
+    const model = hostileModel(({ agentPath, step }) => {
+      if (agentPath === '/root/w') return { toolCalls: [], usage };
+      return step === 0 ? agentCall({ task_name: 'w', message: 'x' }) : reply('done');
+    });
+    const rt = createRuntime({ model });
+    rt.prompt('go');
+    await rt.whenQuiet();
+    const [result] = toolResultsOf(model.calls.at(-1)!.request);
+    expect(result?.isError).toBe(false);
+    const parsed = JSON.parse(result!.content) as Record<string, unknown>;
+    expect(parsed).toMatchObject({ agent_id: '/root/w', status: 'completed', result: '' });
+    for (const key of ['input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens']) {
+      expect(typeof parsed[key] === 'number' && Number.isFinite(parsed[key]) && (parsed[key] as number) >= 0).toBe(true);
+    }
+  });
+
+  it('parent delivery: the notice arrives despite NaN usage', async () => {
+    const model = hostileModel(({ agentPath, turn, step }) => {
+      if (agentPath === '/root/w') return { text: 'w done', toolCalls: [], usage: { cacheReadTokens: Number.NaN } };
+      return turn === 0 && step === 0 ? agentCall({ task_name: 'w', message: 'x' }) : reply('seen');
+    });
+    const rt = createRuntime({ model, defaults: { delivery: 'parent' } });
+    rt.prompt('go');
+    await rt.whenQuiet();
+    const notices = (rt.dialogue('/root')!.log.toArray()).filter((e) => e.kind === 'user' && e.origin.kind === 'notice');
+    expect(notices).toHaveLength(1);
+    expect(notices[0]?.kind === 'user' && notices[0].text).toContain('w done');
+  });
+
+  it('string usage is read as numbers, never concatenated', async () => {
+    const model = hostileModel(({ step }) => ({ text: step === 0 ? 'a' : 'b', toolCalls: [], usage: { inputTokens: '5', outputTokens: '7' } }));
+    const rt = createRuntime({ model, defaults: { lifetime: 'continuable' } });
+    const handle = await rt.spawn('/root', { task_name: 'w', message: 'x' });
+    await handle.firstReport;
+    rt.send('/root', '/root/w', 'again');
+    await rt.whenQuiet();
+    rt.close('/root/w');
+    const result = await handle.result;
+    expect(result.usage.inputTokens).toBe(10);
+    expect(result.usage.outputTokens).toBe(14);
+  });
+});
+
+describe('defect 4: failures between reservation and the first snapshot', () => {
+  it('an attachment that is not an object is a typed error and holds nothing', async () => {
+    const rt = createRuntime({ model: scriptedModel({ '/root/x': { 0: [{ text: 'ok' }] } }) });
+    await expect(rt.spawn('/root', { task_name: 'x', message: 'y', attachments: [null as never] })).rejects.toMatchObject({ code: 'invalid_arguments' });
+    expectNothingHeld(rt);
+    // The name is free again.
+    await expect((await rt.spawn('/root', { task_name: 'x', message: 'y' })).result).resolves.toMatchObject({ status: 'completed' });
+  });
+
+  it('an attachment that throws while the agent starts: start_failed, nothing held, name free', async () => {
+    let reads = 0;
+    const treacherous = {
+      name: 'f',
+      get content(): string {
+        // Valid when checked, throwing when the task is composed.
+        if (reads++ > 0) throw new Error('gone');
+        return 'text';
+      },
+    };
+    const rt = createRuntime({ model: scriptedModel({ '/root/x': { 0: [{ text: 'ok' }] } }) });
+    await expect(rt.spawn('/root', { task_name: 'x', message: 'y', attachments: [treacherous] })).rejects.toMatchObject({ code: 'start_failed', message: expect.stringMatching(/gone/) });
+    expectNothingHeld(rt);
+    await expect(rt.whenQuiet()).resolves.toBeUndefined();
+    await expect((await rt.spawn('/root', { task_name: 'x', message: 'y' })).result).resolves.toMatchObject({ status: 'completed' });
+  });
+
+  it('an inspect observer that throws is reported and the agents run normally', async () => {
+    const errors: Array<[unknown, string]> = [];
+    const rt = createRuntime({
+      model: scriptedModel({ '/root/x': { 0: [{ text: 'ok' }] } }),
+      inspect: () => {
+        throw new Error('observer bug');
+      },
+      onListenerError: (error, source) => errors.push([error, source]),
+    });
+    await expect((await rt.spawn('/root', { task_name: 'x', message: 'y' })).result).resolves.toMatchObject({ status: 'completed', text: 'ok' });
+    expect(errors.length).toBeGreaterThan(0);
+    expect(errors.every(([, source]) => source === 'inspect')).toBe(true);
+    expectNothingHeld(rt);
+  });
+});
+
+describe('defect 8: attachments reach the subagent whatever its context', () => {
+  it.each([['all'], [1], ['summary'], ['none']] as const)('context %s', async (context) => {
+    const model = hostileModel(() => reply('read it'));
+    const rt = createRuntime({ model, summarizer: { summarize: () => Promise.resolve({ text: 'background', usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 } }) } });
+    await (await rt.spawn('/root', { task_name: 'w', message: 'review it', context, attachments: [{ name: 'notes.md', content: 'ATTACHED-CONTENT-42' }] })).result;
+    const first = model.calls.find((c) => c.context.agentPath === '/root/w')!;
+    const task = userTextsOf(first.request).at(-1)!;
+    expect(task).toContain('ATTACHED-CONTENT-42');
+    expect(task).toContain('name="notes.md"');
+    // Before the task, as the independent layout has it.
+    expect(task.indexOf('ATTACHED-CONTENT-42')).toBeLessThan(task.indexOf('<task>'));
+  });
+});
+
+describe('defect 9: list_agents and agents preparing a summary', () => {
+  it('a subagent preparing its summary is not listed as addressable', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const model = hostileModel(({ agentPath, step }) => {
+      if (agentPath === '/root/lister') return step === 0 ? { text: '', toolCalls: [{ id: 'l', name: 'list_agents', arguments: {} }] } : reply('listed');
+      return reply('ok');
+    });
+    const rt = createRuntime({
+      model,
+      summarizer: { summarize: async () => (await gate, { text: 'bg', usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 } }) },
+    });
+    rt.prompt('some conversation to summarize');
+    await rt.whenQuiet();
+    const preparing = await rt.spawn('/root', { task_name: 'slow', message: 'x', context: 'summary' });
+    expect(rt.stateOf('/root/slow')).toBe('preparingSummary');
+    await (await rt.spawn('/root', { task_name: 'lister', message: 'who is there' })).result;
+    const listing = JSON.parse(toolResultsOf(model.calls.find((c) => c.context.agentPath === '/root/lister' && c.context.step === 1)!.request)[0]!.content) as { agents: Array<{ agent_id: string }> };
+    expect(listing.agents.map((a) => a.agent_id)).toEqual(['/root']);
+    release();
+    await preparing.result;
+  });
+});
