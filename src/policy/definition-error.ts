@@ -23,7 +23,9 @@ export type DefinitionErrorCode =
   /** A key has a value of the wrong type or outside its allowed set. */
   | 'invalid_value'
   /** Two files of the same directory define the same agent name. */
-  | 'duplicate_name';
+  | 'duplicate_name'
+  /** A symbolic link in an agents folder points outside it (and following such links is off). */
+  | 'link_outside';
 
 /** Where and why a definition failed; the parts the message is built from. */
 export interface DefinitionErrorInit {

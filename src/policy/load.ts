@@ -2,8 +2,8 @@
  * Loading agent definitions from directories, with a documented precedence.
  */
 import type { Dirent } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { AgentDefinition } from './definition.js';
 import { DefinitionError } from './definition-error.js';
 import { hasErrorCode } from './fs-error.js';
@@ -24,6 +24,12 @@ export interface LoadDefinitionsOptions {
    * the good ones.
    */
   readonly strict?: boolean;
+  /**
+   * Follow a symbolic link whose target lies outside its agents folder. Default `false`:
+   * such a link is refused (`link_outside`), so a folder cannot pull in files from
+   * elsewhere on the machine. Links that stay inside the folder are always followed.
+   */
+  readonly followLinksOutside?: boolean;
 }
 
 /** What a load found. */
@@ -63,7 +69,10 @@ export interface LoadedDefinitions {
  * for (const error of errors) console.error(error.message); // file:line: key "k": what is wrong
  * ```
  *
- * @throws DefinitionError only with `strict`: `read_failed`, `duplicate_name`, or any parse error.
+ * A symbolic link to a file outside the folder is refused (`link_outside`) unless
+ * `followLinksOutside` is set.
+ *
+ * @throws DefinitionError only with `strict`: `read_failed`, `duplicate_name`, `link_outside`, or any parse error.
  */
 export async function loadDefinitions(dirs: readonly DefinitionDirectory[], options: LoadDefinitionsOptions = {}): Promise<LoadedDefinitions> {
   const definitions = new Map<string, AgentDefinition>();
@@ -83,7 +92,7 @@ export async function loadDefinitions(dirs: readonly DefinitionDirectory[], opti
     const inThisDir = new Map<string, AgentDefinition>();
     let files: string[];
     try {
-      files = await listMarkdownFiles(dir.path, refuse);
+      files = await listMarkdownFiles(dir.path, refuse, options.followLinksOutside === true);
     } catch (error) {
       refuse(error);
       continue;
@@ -135,7 +144,7 @@ async function readDefinition(file: string, scope: string, warnings: string[]): 
  * The `*.md` files directly in `dir`, sorted; `[]` when the directory does not exist. An
  * entry that cannot be followed goes to `onEntryError`, and the listing goes on.
  */
-async function listMarkdownFiles(dir: string, onEntryError: (error: unknown) => void): Promise<string[]> {
+async function listMarkdownFiles(dir: string, onEntryError: (error: unknown) => void, followLinksOutside: boolean): Promise<string[]> {
   let entries: Dirent[];
   try {
     entries = await readdir(dir, { withFileTypes: true });
@@ -148,7 +157,11 @@ async function listMarkdownFiles(dir: string, onEntryError: (error: unknown) => 
     if (!entry.name.endsWith('.md')) continue;
     const file = join(dir, entry.name);
     try {
-      if (entry.isFile() || (entry.isSymbolicLink() && (await isFileBehindLink(file)))) files.push(file);
+      if (entry.isFile()) files.push(file);
+      else if (entry.isSymbolicLink() && (await isFileBehindLink(file))) {
+        if (!followLinksOutside) await refuseLinkOutside(dir, file);
+        files.push(file);
+      }
     } catch (error) {
       onEntryError(error);
     }
@@ -163,6 +176,25 @@ async function isFileBehindLink(file: string): Promise<boolean> {
     return (await stat(file)).isFile();
   } catch (error) {
     throw readFailed(file, error);
+  }
+}
+
+/** Throws `link_outside` when the link's real target is not inside the folder's real path. */
+async function refuseLinkOutside(dir: string, file: string): Promise<void> {
+  let folder: string;
+  let target: string;
+  try {
+    [folder, target] = await Promise.all([realpath(dir), realpath(file)]);
+  } catch (error) {
+    throw readFailed(file, error);
+  }
+  const inside = relative(folder, target);
+  if (inside === '' || inside.startsWith('..') || isAbsolute(inside)) {
+    throw new DefinitionError({
+      code: 'link_outside',
+      file,
+      detail: `is a symbolic link to ${target}, outside its agents folder; move the file into the folder or load with followLinksOutside`,
+    });
   }
 }
 

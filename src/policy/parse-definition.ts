@@ -9,6 +9,7 @@
  */
 import { basename } from 'node:path';
 import { isMap, isNode, isScalar, LineCounter, parseDocument } from 'yaml';
+import { errorText } from '../dialogue/error-text.js';
 import type { ContextMode, ContextSpec } from '../context/types.js';
 import { contextModeOf, parseContextSpec } from '../context/parse.js';
 import type { Effort } from '../request/types.js';
@@ -177,10 +178,22 @@ function readFields(yaml: string, firstLine: number, file: string, onWarning: ((
     if (earlier !== undefined) {
       throw new DefinitionError({ code: 'duplicate_key', file, line, key, detail: `appears twice (first on line ${earlier.line})` });
     }
-    const value: unknown = isNode(pair.value) ? pair.value.toJS(doc) : null;
-    fields.set(key, { value, line });
+    fields.set(key, { value: valueOf(pair.value, doc, { file, line, key }), line });
   }
   return fields;
+}
+
+/**
+ * A value as JavaScript. Resolving it can fail after a clean parse (an alias to an anchor
+ * that does not exist, or one that expands too far); that is the file's YAML at fault.
+ */
+function valueOf(node: unknown, doc: ReturnType<typeof parseDocument>, where: { file: string; line: number; key: string }): unknown {
+  if (!isNode(node)) return null;
+  try {
+    return node.toJS(doc);
+  } catch (error) {
+    throw new DefinitionError({ code: 'yaml_syntax', ...where, detail: `invalid YAML: ${errorText(error)}` }, { cause: error });
+  }
 }
 
 /** Reads typed values from fields, turning a reader's complaint into a located error. */

@@ -56,7 +56,8 @@ export type PresetErrorCode =
   | 'incomplete_preset'
   | 'name_mismatch'
   | 'unknown_tool'
-  | 'duplicate_tool';
+  | 'duplicate_tool'
+  | 'missing_send_message';
 
 /** A preset that cannot be resolved or built. `code` says why; `chain` is the `extends` path walked. */
 export class PresetError extends Error {

@@ -7,7 +7,8 @@
  * different head, and equal inputs share one frozen object, so each head is serialized once.
  */
 import { effectiveToolNames } from '../policy/tool-filter.js';
-import { resolvePreset, type Preset, type PresetCatalog, type PresetDefinition } from '../request/preset.js';
+import { PresetError, resolvePreset, type Preset, type PresetCatalog, type PresetDefinition } from '../request/preset.js';
+import { SEND_MESSAGE_TOOL } from '../request/tool-names.js';
 import { createToolRegistry } from '../request/registry.js';
 import { agentToolSchema } from '../request/role-catalog.js';
 import { BUILTIN_TOOL_SCHEMAS } from '../request/tools.js';
@@ -56,6 +57,15 @@ export class Heads {
     };
     this.presets = options.presets ?? { [DEFAULT_PRESET]: defaultPreset };
     this.rootPreset = resolvePreset(options.preset ?? (options.presets ? firstName(options.presets) : DEFAULT_PRESET), this.presets);
+    // send_message is registered for every agent of a runtime (forks reply with it and share
+    // the parent's head); a preset that leaves it out would break both.
+    if (!this.rootPreset.tools.includes(SEND_MESSAGE_TOOL)) {
+      throw new PresetError(
+        'missing_send_message',
+        this.rootPreset.name,
+        `Preset ${this.rootPreset.name} leaves out ${SEND_MESSAGE_TOOL}, which every agent of a runtime has; to keep an agent from messaging, filter the tool out with a role or the spawn policy`,
+      );
+    }
     this.base = this.build(this.rootPreset);
   }
 

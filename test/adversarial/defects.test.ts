@@ -8,6 +8,7 @@ import { createCapabilityCatalog } from '../../src/policy/capabilities.js';
 import { scriptedModel } from '../../src/model/scripted.js';
 import { createRuntime, defineRuntimeTool } from '../../src/runtime/runtime.js';
 import { RuntimeError } from '../../src/runtime/errors.js';
+import { PresetError } from '../../src/request/preset.js';
 import { expectNothingHeld, hostileModel, toolResultsOf, userTextsOf } from './helpers.js';
 
 const agentCall = (args: Record<string, unknown>, id = 'call_agent') => ({ text: '', toolCalls: [{ id, name: 'Agent', arguments: args }], usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 } });
@@ -211,5 +212,18 @@ describe('defect 9: list_agents and agents preparing a summary', () => {
     expect(listing.agents.map((a) => a.agent_id)).toEqual(['/root']);
     release();
     await preparing.result;
+  });
+});
+
+describe('defect 10: presets and send_message', () => {
+  it('a preset that leaves out send_message is refused with a clear error', () => {
+    let caught: unknown;
+    try {
+      createRuntime({ model: scriptedModel({}), presets: { quiet: { name: 'quiet', systemPrompt: 'x', tools: ['Agent', 'list_agents'] } } });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(PresetError);
+    expect(caught).toMatchObject({ code: 'missing_send_message', message: expect.stringMatching(/send_message/) });
   });
 });
