@@ -101,11 +101,12 @@ describe('defect 3: bad usage on the way to the parent', () => {
     await rt.whenQuiet();
     const [result] = toolResultsOf(model.calls.at(-1)!.request);
     expect(result?.isError).toBe(false);
-    const parsed = JSON.parse(result!.content) as Record<string, unknown>;
-    expect(parsed).toMatchObject({ agent_id: '/root/w', status: 'completed', result: '' });
-    for (const key of ['input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens']) {
-      expect(typeof parsed[key] === 'number' && Number.isFinite(parsed[key]) && (parsed[key] as number) >= 0).toBe(true);
+    expect(JSON.parse(result!.content)).toMatchObject({ agent_id: '/root/w', status: 'completed' });
+    const counted = rt.results.find((r) => r.path === '/root/w')!.usage as unknown as Record<string, unknown>;
+    for (const key of ['inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheWriteTokens', 'requests', 'retries']) {
+      expect(typeof counted[key] === 'number' && Number.isFinite(counted[key]) && (counted[key] as number) >= 0).toBe(true);
     }
+    expect(counted.requests).toBe(1);
   });
 
   it('parent delivery: the notice arrives despite NaN usage', async () => {
