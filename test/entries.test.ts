@@ -45,7 +45,7 @@ const PINNED: Record<string, { readonly values: readonly string[]; readonly type
     values: [
       'CAPABILITY_TAGS', 'COMMON_TOOL_CAPABILITIES', 'DEFAULT_LIMITS', 'DEFAULT_MAX_STEPS', 'DEFAULT_RESULT_METADATA', 'DEFAULT_SYSTEM_PROMPT', 'DefinitionError', 'JOURNAL_FORMAT', 'JsonlSessionStore',
       'LimitError', 'ROOT_PATH', 'RuntimeError', 'StoreError', 'checkPriceTable', 'costOf', 'createJsonlStore', 'openJsonlStore', 'requestUsage', 'resultMetadata', 'resultToolContent', 'SUMMARY_SYSTEM_PROMPT', 'UnknownRoleError', 'ZERO_USAGE', 'addUsage', 'createCapabilityCatalog', 'createRuntime',
-      'defineRuntimeTool', 'describeConfirmation', 'loadDefinitions', 'loadProjectContext', 'modelSummarizer',
+      'defineRuntimeTool', 'describeConfirmation', 'loadDefinitions', 'loadProjectContext', 'modelSummarizer', 'DEFAULT_MESSAGING_SCOPE', 'mayMessage',
     ],
     types: [
       'AccessCapability', 'AgentDefinition', 'AgentInfo', 'AgentResult', 'AgentStatus', 'AssistantEntry', 'Attachment', 'CancelReport',
@@ -53,7 +53,7 @@ const PINNED: Record<string, { readonly values: readonly string[]; readonly type
       'ConfirmationDecision', 'ConfirmationRequest', 'ContextMode', 'ContextSpec', 'DefinitionDirectory', 'DefinitionErrorCode', 'Delivery',
       'DialogueView', 'Effort', 'Entry', 'EntrySeq', 'FirstReportValue', 'FsyncPolicy', 'HostRoot', 'HostTool', 'InboxItem', 'JournalRecord', 'JsonObject', 'JsonValue',
       'JsonlStoreOptions', 'Lifetime', 'Limits', 'LoadDefinitionsOptions',
-      'LoadedDefinitions', 'ModelAdapter', 'ModelTable', 'PermissionMatcher', 'PermissionMatcherKind', 'PermissionMode', 'RoleWarning', 'ToolNameMap', 'ModelPrice', 'ModelRequest', 'ModelResponse', 'Preset', 'PresetCatalog', 'PresetDefinition', 'PriceTable', 'PromptOptions', 'ProjectContext',
+      'LoadedDefinitions', 'MessagingPair', 'MessagingPolicy', 'MessagingScope', 'TaskTextInput', 'ModelAdapter', 'ModelTable', 'PermissionMatcher', 'PermissionMatcherKind', 'PermissionMode', 'RoleWarning', 'ToolNameMap', 'ModelPrice', 'ModelRequest', 'ModelResponse', 'Preset', 'PresetCatalog', 'PresetDefinition', 'PriceTable', 'PromptOptions', 'ProjectContext',
       'ProjectContextOptions', 'RequiredCapability', 'RetentionPolicy', 'RoleCatalogLimits', 'ReplyUsage', 'ResultMetadata', 'ResultMetadataField', 'RoleDefinition', 'Runtime', 'RuntimeErrorCode', 'RuntimeEvents', 'RuntimeOptions',
       'RuntimeTool', 'SampleContext', 'SessionStore', 'SpawnHandle', 'SpawnPolicyDecision', 'SpawnPolicyInput', 'SpawnRequest', 'StopReason', 'StoreErrorCode', 'Summarizer',
       'SummaryInput', 'SummaryResult', 'SystemConfiguration', 'TaskHook', 'TaskHookDecision', 'TaskHookInput', 'ToolCall', 'ToolCallOutcome', 'ToolExecutionContext',
