@@ -22,7 +22,9 @@ export type RuntimeErrorCode =
   | 'not_permitted'
   | 'unknown_tool'
   | 'tool_not_allowed'
-  | 'aborted';
+  | 'aborted'
+  | 'approval_denied'
+  | 'approval_failed';
 
 /** An error with a stable code, safe to show to a model as a tool error. */
 export class RuntimeError extends Error {

@@ -47,6 +47,16 @@ export interface AgentRecord {
   /** The role's permission mode, when it sets one (hosts' per-call approval may read it). */
   permissionMode: PermissionMode | undefined;
   readonly reservedAt: number;
+  /** What the host granted this agent at its spawn (its host tools see it). */
+  grants?: AgentGrants;
+}
+
+/** Access the host granted an agent at its spawn, beyond its tools. */
+export interface AgentGrants {
+  /** Directories outside the workspace the agent's tools may use. */
+  readonly externalDirectories: readonly string[];
+  /** Whether the agent loads the project's extensions. */
+  readonly inheritsExtensions: boolean;
 }
 
 

@@ -9,7 +9,7 @@ import { RuntimeCore } from './core.js';
 import { ROOT_PATH } from './paths.js';
 import { spawnSubagent } from './spawn.js';
 import { executeTool } from './tools.js';
-import type { Runtime, RuntimeOptions, RuntimeTool, ToolExecutionContext, ToolOutput } from './types.js';
+import type { NeedsApproval, Runtime, RuntimeOptions, RuntimeTool, SpawnPolicyDecision, ToolExecutionContext, ToolOutput } from './types.js';
 
 /**
  * Creates a runtime and starts its root agent, idle in `running`. Send it work with
@@ -30,6 +30,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
         ...(opts?.delivery ? { delivery: opts.delivery } : {}),
         ...(opts?.lifetime ? { lifetime: opts.lifetime } : {}),
         ...(opts?.signal ? { signal: opts.signal } : {}),
+        ...(opts ? { host: hostSpawnOptions(opts) } : {}),
       }),
     callTool: (path, call, opts) => executeTool(core, { path, call }, opts?.signal ?? new AbortController().signal),
     send: (from, to, message) => void core.send(from, to, message),
@@ -38,6 +39,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     compact: (path) => core.compact(path),
     list: () => core.list(),
     dialogue: (path) => core.dialogueOf(path),
+    transcript: (path) => core.dialogueOf(path) ?? core.settledDialogue(path),
     stateOf: (path) => core.stateOf(path),
     result: (path) => core.resultOf(path),
     get results() {
@@ -52,6 +54,12 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     },
     stop: (reason) => core.cancel(ROOT_PATH, reason ?? 'session stopped'),
   };
+}
+
+/** The host's per-spawn choices from `Runtime.spawn` options (the signal is not one). */
+function hostSpawnOptions(opts: SpawnPolicyDecision & { readonly signal?: AbortSignal }): SpawnPolicyDecision {
+  const { signal: _signal, ...decision } = opts;
+  return decision;
 }
 
 /**
@@ -79,6 +87,11 @@ export function defineRuntimeTool<S extends z.ZodObject>(def: {
   readonly hints?: FieldHints;
   /** What permission patterns for this tool match: the command, or the path(s). */
   readonly permission?: PermissionMatcher<z.output<S>>;
+  /**
+   * Whether a call needs the host's approval first (`RuntimeOptions.approve`): always
+   * (`true`) or by a predicate over the validated arguments.
+   */
+  readonly needsApproval?: NeedsApproval<z.output<S>>;
   readonly execute: (args: z.output<S>, context: ToolExecutionContext) => ToolOutput | Promise<ToolOutput>;
 }): RuntimeTool<z.output<S>> {
   const tool = defineHostTool({
@@ -88,5 +101,10 @@ export function defineRuntimeTool<S extends z.ZodObject>(def: {
     ...(def.capabilities ? { capabilities: def.capabilities } : {}),
     ...(def.hints ? { hints: def.hints } : {}),
   });
-  return Object.freeze({ ...tool, execute: def.execute, ...(def.permission ? { permission: Object.freeze({ ...def.permission }) } : {}) });
+  return Object.freeze({
+    ...tool,
+    execute: def.execute,
+    ...(def.permission ? { permission: Object.freeze({ ...def.permission }) } : {}),
+    ...(def.needsApproval !== undefined ? { needsApproval: def.needsApproval } : {}),
+  });
 }

@@ -21,7 +21,7 @@ import { RuntimeError } from './errors.js';
 import { DEFAULT_MAX_STEPS } from './turns.js';
 import { errorText } from '../dialogue/error-text.js';
 import { childPath, isValidTaskName } from './paths.js';
-import type { AgentResult, FirstReportValue, SpawnHandle, SpawnRequest } from './types.js';
+import type { AgentResult, FirstReportValue, SpawnHandle, SpawnPolicyDecision, SpawnRequest } from './types.js';
 
 /** Where a spawn comes from: a model's Agent call (with its call id) or the host. */
 export interface SpawnOrigin {
@@ -29,6 +29,35 @@ export interface SpawnOrigin {
   readonly signal?: AbortSignal;
   readonly delivery?: Delivery;
   readonly lifetime?: Lifetime;
+  /** The host's own choices for this spawn (`Runtime.spawn` options); they win over `spawnPolicy`. */
+  readonly host?: SpawnPolicyDecision;
+}
+
+/** The spawn policy's decision with the host's explicit spawn options laid over it. */
+function decide(policy: SpawnPolicyDecision | undefined, host: SpawnPolicyDecision | undefined): SpawnPolicyDecision | undefined {
+  if (!host) return policy;
+  const merged: { -readonly [K in keyof SpawnPolicyDecision]: SpawnPolicyDecision[K] } = { ...policy };
+  for (const key of ['delivery', 'lifetime', 'tools', 'externalDirectories', 'inheritsExtensions'] as const) {
+    if (host[key] !== undefined) (merged as Record<string, unknown>)[key] = host[key];
+  }
+  return merged;
+}
+
+/** Rejects host spawn options of the wrong shape, so none is silently ignored. */
+function checkHostOptions(host: SpawnPolicyDecision | undefined): void {
+  if (!host) return;
+  const names = (value: unknown): boolean => value === undefined || (Array.isArray(value) && value.every((v) => typeof v === 'string'));
+  const tools = host.tools as unknown;
+  if (tools !== undefined) {
+    const t = tools as { allow?: unknown; deny?: unknown };
+    if (tools === null || typeof tools !== 'object' || !names(t.allow) || !names(t.deny)) {
+      throw new RuntimeError('invalid_arguments', 'tools must be { allow?: string[], deny?: string[] }');
+    }
+  }
+  if (!names(host.externalDirectories)) throw new RuntimeError('invalid_arguments', 'externalDirectories must be an array of directory paths');
+  if (host.inheritsExtensions !== undefined && typeof host.inheritsExtensions !== 'boolean') {
+    throw new RuntimeError('invalid_arguments', 'inheritsExtensions must be a boolean');
+  }
 }
 
 /** Validates a spawn request's shape (for host calls; model calls were schema-checked). */
@@ -57,6 +86,7 @@ function validateRequest(request: SpawnRequest): void {
 export async function spawnSubagent(core: RuntimeCore, parentPath: string, request: SpawnRequest, origin: SpawnOrigin = {}): Promise<SpawnHandle> {
   // 1. validate the input and the parent.
   validateRequest(request);
+  checkHostOptions(origin.host);
   const parent = core.registry.get(parentPath);
   if (!parent?.actor || parent.phase !== 'published') {
     throw new RuntimeError('parent_not_running', `agent ${parentPath} is not running, so it cannot start subagents`);
@@ -77,7 +107,7 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
   // 3. limits (checked again atomically at reservation), then capability confirmation.
   core.registry.precheck(parentPath, request.task_name);
   const parentContext = core.contextOf(parentPath);
-  const policy = core.options.spawnPolicy?.({ parentPath, taskName: request.task_name, role: role?.name, context: spec });
+  const policy = decide(core.options.spawnPolicy?.({ parentPath, taskName: request.task_name, role: role?.name, context: spec }), origin.host);
   const layers = permissionLayers(core, role, policy?.tools, parentContext.input.system);
   const head = core.heads.forChild({ parent: parentContext.input.system, layers });
   const model = spawnModel(core, request.model, role, parentContext.input.model);
@@ -114,6 +144,10 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
     now: core.now(),
   });
   core.openAccount(path, parentPath, model);
+  record.grants = Object.freeze({
+    externalDirectories: Object.freeze([...(policy?.externalDirectories ?? [])]),
+    inheritsExtensions: policy?.inheritsExtensions === true,
+  });
 
   // A subagent is held to its parent's tool lists too, then to its own.
   record.permissions = Object.freeze([...(core.registry.get(parentPath)?.permissions ?? []), ...layers]);

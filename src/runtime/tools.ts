@@ -13,6 +13,9 @@ import { spawnSubagent } from './spawn.js';
 import { checkToolCall } from '../policy/tool-permissions.js';
 import { isWithin } from './paths.js';
 import { errorText } from '../dialogue/error-text.js';
+import { raceAbort } from '../model/abort.js';
+import { PERMISSION_MODE_RULES } from '../policy/permission-mode.js';
+import type { ApprovalDecision, ApprovalRequest, RuntimeTool } from './types.js';
 
 
 const ok = (content: string): ToolOutcome => ({ content, isError: false });
@@ -97,6 +100,44 @@ async function runHostTool(core: RuntimeCore, path: string, callId: string, name
   // Permission patterns (`Bash(git diff *)`) are checked here, on what this call would do.
   const verdict = checkToolCall(core.registry.get(path)?.permissions ?? [], { tool: name, args: parsed.args, matcher: tool.permission, anchors: core.anchors });
   if (!verdict.ok) throw new RuntimeError('tool_not_allowed', verdict.reason);
-  const output = await tool.execute(parsed.args, { path, signal, callId });
+  await approve(core, tool, { path, tool: name, args: parsed.args, callId }, signal);
+  const grants = core.registry.get(path)?.grants;
+  const output = await tool.execute(parsed.args, {
+    path,
+    signal,
+    callId,
+    externalDirectories: grants?.externalDirectories ?? [],
+    inheritsExtensions: grants?.inheritsExtensions ?? true,
+  });
   return typeof output === 'string' ? ok(output) : { content: output.content, isError: output.isError ?? false };
+}
+
+/**
+ * Asks the host to approve a call when its tool needs it; throws a RuntimeError the model
+ * reads when the host denies it or has no approver. An abort while waiting rejects at once
+ * (the call's step was stopped, so nothing is written).
+ */
+async function approve(core: RuntimeCore, tool: RuntimeTool, request: ApprovalRequest, signal: AbortSignal): Promise<void> {
+  const rule = tool.needsApproval;
+  if (rule === undefined || rule === false) return;
+  const needed = rule === true ? true : await raceAbort(Promise.resolve(rule(request.args, { path: request.path })), signal);
+  if (!needed) return;
+  // A role's permissionMode decides whether its calls are asked at all.
+  const mode = core.registry.get(request.path)?.permissionMode;
+  const treatment = mode === undefined ? 'as_declared' : PERMISSION_MODE_RULES[mode].callApproval;
+  if (treatment === 'skip' || (treatment === 'skip_write' && (tool.capabilities ?? []).includes('write'))) return;
+  if (treatment === 'refuse') throw new RuntimeError('approval_denied', `${request.tool} needs approval, and permissionMode ${mode} refuses instead of asking`);
+  const approver = core.options.approve;
+  if (!approver) throw new RuntimeError('approval_denied', `${request.tool} needs the host's approval and no approver is configured`);
+  let decision: ApprovalDecision;
+  try {
+    decision = await raceAbort(Promise.resolve(approver(Object.freeze(request), signal)), signal);
+  } catch (error) {
+    if (signal.aborted) throw error;
+    throw new RuntimeError('approval_failed', `asking the host to approve ${request.tool} failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const approved = typeof decision === 'boolean' ? decision : decision?.approved === true;
+  if (approved) return;
+  const reason = typeof decision === 'object' && decision !== null && decision.reason ? `: ${decision.reason}` : '';
+  throw new RuntimeError('approval_denied', `the host denied this call of ${request.tool}${reason}`);
 }

@@ -53,7 +53,37 @@ export interface ToolExecutionContext {
   /** Aborts when the calling agent is cancelled. */
   readonly signal: AbortSignal;
   readonly callId: string;
+  /** Directories outside the workspace the host granted the calling agent at its spawn (none for the root). */
+  readonly externalDirectories: readonly string[];
+  /** Whether the host let the calling agent load the project's extensions (true for the root). */
+  readonly inheritsExtensions: boolean;
 }
+
+/** Whether a host tool's call needs approval: always, or by a predicate over its arguments. */
+export type NeedsApproval<T = unknown> =
+  | boolean
+  // Method syntax keeps the predicate's argument bivariant, like `execute`'s, so a typed tool
+  // is still a RuntimeTool<unknown>.
+  | { check(args: T, context: { readonly path: string }): boolean | Promise<boolean> }['check'];
+
+/** What the host's approval callback is asked. */
+export interface ApprovalRequest {
+  /** The agent making the call (a subagent's own path for its calls). */
+  readonly path: string;
+  readonly tool: string;
+  /** The validated arguments. */
+  readonly args: unknown;
+  readonly callId: string;
+}
+
+/** The host's answer: approve or deny, optionally with a reason the model reads. */
+export type ApprovalDecision = boolean | { readonly approved: boolean; readonly reason?: string };
+
+/**
+ * Asks the host to approve one tool call. `signal` aborts when the calling agent or its turn
+ * is cancelled; nothing runs after that.
+ */
+export type ApprovalCallback = (request: ApprovalRequest, signal: AbortSignal) => ApprovalDecision | Promise<ApprovalDecision>;
 
 /** A host tool's result: text for the model, flagged when it is an error. */
 export type ToolOutput = string | { readonly content: string; readonly isError?: boolean };
@@ -64,6 +94,8 @@ export type ToolOutput = string | { readonly content: string; readonly isError?:
  * {@link defineRuntimeTool}.
  */
 export interface RuntimeTool<T = unknown> extends HostTool<T> {
+  /** Calls that need the host's approval (`RuntimeOptions.approve`) before they run. */
+  readonly needsApproval?: NeedsApproval<T>;
   execute(args: T, context: ToolExecutionContext): ToolOutput | Promise<ToolOutput>;
   /**
    * What `Tool(pattern)` entries in a role's tool lists are matched on: the command of a
@@ -197,6 +229,16 @@ export interface RuntimeOptions {
   readonly capabilities?: CapabilityCatalog;
   /** Capabilities the root holds without asking (beyond its own tools'). */
   readonly rootGrants?: readonly AccessCapability[];
+  /**
+   * Approves host-tool calls that need it (`needsApproval`), for every agent of the session.
+   * A denial is a tool error the model reads; without this callback such calls are denied.
+   *
+   * @example
+   * ```ts
+   * createRuntime({ model, tools: [deploy], approve: ({ path, tool, args }) => askPerson(`${path} wants ${tool}`, args) });
+   * ```
+   */
+  readonly approve?: ApprovalCallback;
   /** Task hooks, run in order once per spawn. */
   readonly taskHooks?: readonly TaskHook[];
   /** Compaction policy; off when omitted. */
@@ -370,8 +412,22 @@ export interface Runtime {
   compact(path: string): Promise<void>;
   /** Live agents, the root first. */
   list(): AgentInfo[];
-  /** An agent's dialogue (live agents only). */
+  /** An agent's dialogue (live agents only; see `transcript` for settled ones). */
   dialogue(path: string): DialogueView | undefined;
+  /**
+   * The transcript of any agent of the session: a live agent's dialogue so far, or the final
+   * dialogue of a settled or cancelled one, kept until the host calls `release(path)` or the
+   * retention policy (`retention.maxSettled`, default keep all) drops it. Undefined for a
+   * path the session never had or no longer keeps. A frozen value, never a copy.
+   *
+   * @example
+   * ```ts
+   * await runtime.prompt('Research the parser bug');
+   * const log = runtime.transcript('/root/research')?.log.toArray();
+   * runtime.release('/root/research');
+   * ```
+   */
+  transcript(path: string): DialogueView | undefined;
   /** An agent's state string, or undefined when it is not live. */
   stateOf(path: string): string | undefined;
   /** The one result of an agent (waits for it if still live). */
