@@ -100,7 +100,8 @@ async function runHostTool(core: RuntimeCore, path: string, callId: string, name
   // Permission patterns (`Bash(git diff *)`) are checked here, on what this call would do.
   const verdict = checkToolCall(core.registry.get(path)?.permissions ?? [], { tool: name, args: parsed.args, matcher: tool.permission, anchors: core.anchors });
   if (!verdict.ok) throw new RuntimeError('tool_not_allowed', verdict.reason);
-  await approve(core, tool, { path, tool: name, args: parsed.args, callId }, signal);
+  // Only a call that needs approval costs an asynchronous step (results keep their order).
+  if (tool.needsApproval !== undefined && tool.needsApproval !== false) await approve(core, tool, { path, tool: name, args: parsed.args, callId }, signal);
   const grants = core.registry.get(path)?.grants;
   const output = await tool.execute(parsed.args, {
     path,
