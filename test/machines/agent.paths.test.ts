@@ -1,14 +1,19 @@
 /**
  * Model-based tests of the agent machine: every generated path, run against the real machine
- * with controllable actors; the state after every step must be the path's.
+ * with controllable actors; the state after every step must be the path's. The runs feed one
+ * transition coverage, checked by the last test of the file (vitest runs a file's tests in
+ * order), so coverage costs no second replay.
  */
 import { describe, expect, it } from 'vitest';
 import { agentPaths, type AgentPath } from '../../src/testing/agent-paths.js';
+import { agentTransitionCoverage } from '../../src/testing/register.js';
 import { runAgentPath } from '../../src/testing/run-agent-path.js';
 
 const paths = agentPaths();
 const byScenario = new Map<string, AgentPath[]>();
 for (const path of paths) byScenario.set(path.scenario, [...(byScenario.get(path.scenario) ?? []), path]);
+const coverage = agentTransitionCoverage();
+let ran = 0;
 
 describe('agent.machine paths', () => {
   it('generates paths for every scenario', () => {
@@ -20,7 +25,8 @@ describe('agent.machine paths', () => {
     describe(scenario, () => {
       for (const path of list) {
         it(path.name.slice(scenario.length + 2), async () => {
-          const run = await runAgentPath(path);
+          const run = await runAgentPath(path, { inspect: coverage.inspect });
+          ran++;
           expect(run.states).toEqual(path.steps.map((s) => s.expected));
           const final = path.steps.at(-1)!.expected;
           const ended = final.startsWith('settled') || final.startsWith('cancelled');
@@ -30,4 +36,11 @@ describe('agent.machine paths', () => {
       }
     });
   }
+
+  it('exercised every transition of the agent machine', (ctx) => {
+    // Only meaningful when every path ran (not under a name filter).
+    if (ran < paths.length) ctx.skip();
+    coverage.assertComplete();
+    for (const r of coverage.report()) expect(r.covered).toBe(r.total);
+  });
 });
