@@ -14,6 +14,7 @@ import { errorText } from '../src/dialogue/error-text.js';
 import { userEntry, assistantEntry, toolResultEntry, type ToolCall } from '../src/dialogue/entry.js';
 import { addUsage, requestUsage, ZERO_USAGE } from '../src/model/adapter.js';
 import { composeInitialTask } from '../src/request/compose-task.js';
+import { assertAgentInput, freezeAgentInput } from './agent.input.js';
 import type {
   AgentContext,
   AgentEvent,
@@ -210,6 +211,12 @@ export const agentMachine = setup({
       stopReason: 'max_steps' as const,
       error: stepLimitText(context),
     })),
+    /** Marks a failed actor that has no failure of its own to report (the tool step). */
+    markInternalError: assign(({ context, event }) => ({
+      status: 'failed' as const,
+      stopReason: 'internal_error' as const,
+      error: `internal error in ${context.input.path}: actor "${event.type.slice('xstate.error.actor.'.length)}" failed: ${errorText((event as { error?: unknown }).error)}`,
+    })),
     /** Marks an outside cancellation (unless a denial or failure already explains it). */
     markCancelled: assign(({ context, event }) => ({
       status: 'cancelled' as const,
@@ -253,8 +260,9 @@ export const agentMachine = setup({
   // The immutable input stays nested: XState copies the whole context on every assign, so a
   // narrow context is what makes spawning cheap (measured: 98 µs vs 147 µs with the input's
   // fields spread into the context, and 174 µs with them written out as a literal).
+  // A hand-built partial input fails here with a clear error; every input is frozen deeply.
   context: ({ input }) => ({
-    input,
+    input: checkedInput(input),
     acceptedTask: null,
     background: undefined,
     dialogue: Dialogue.empty(),
@@ -473,6 +481,9 @@ export const agentMachine = setup({
                 id: 'tools',
                 src: 'runToolCalls',
                 input: ({ context }) => ({ path: context.input.path, calls: lastToolCalls(context) }),
+                // A harness-provided step actor that throws ends the agent with one result
+                // instead of erroring the actor silently.
+                onError: { target: '#agent.settled', actions: 'markInternalError' },
               },
               // Results join the dialogue as they arrive, so a fork started by a later call
               // of this step sees its siblings' results that exist; unknown, repeated and
@@ -516,6 +527,11 @@ export const agentMachine = setup({
     },
   },
 });
+
+function checkedInput(input: AgentInput): AgentInput {
+  assertAgentInput(input);
+  return freezeAgentInput(input);
+}
 
 /** The calls of the last reply (the step `acting` runs). */
 function lastToolCalls(context: AgentContext): readonly ToolCall[] {

@@ -5,6 +5,7 @@
  */
 export { agentMachine, resultOf } from './agent.machine.js';
 export { toolStepLogic, type ToolExecutor } from './tool-step.js';
+export { createAgentInput, AgentInputError, type AgentInputOptions } from './agent.input.js';
 export type {
   AgentContext,
   AgentEvent,

@@ -45,6 +45,8 @@ export interface AgentPayloads {
   readonly replies?: Readonly<Record<string, ReplyTemplate>>;
   /** `xstate.error.actor.model` errors. */
   readonly modelErrors?: Readonly<Record<string, unknown>>;
+  /** `xstate.error.actor.tools` errors: the actor running a step's tool calls fails. */
+  readonly toolStepErrors?: Readonly<Record<string, unknown>>;
   /** The `tool.result` of a call (the last call still awaited is answered first). */
   readonly toolResult?: (call: ToolCall) => ToolOutcomeTemplate;
   /** `inbox` items. */
@@ -75,6 +77,7 @@ export const DEFAULT_PAYLOADS: Required<AgentPayloads> = {
     'final reply': { text: 'Here is the answer.' },
   },
   modelErrors: { 'model fails': new Error('model request failed') },
+  toolStepErrors: { 'tool step crashes': new Error('the tool step actor threw') },
   toolResult: (call: ToolCall): ToolOutcomeTemplate => ({ content: `result of ${call.id}`, isError: false }),
   inbox: { inbox: { text: 'A follow-up message.', origin: { kind: 'message', from: '/root/peer' } } },
   compactions: { compaction: 'Summary of everything so far.' },
@@ -120,6 +123,7 @@ export function candidateEvents(context: AgentContext, payloads: Required<AgentP
   each(payloads.summaryErrors, (error) => ({ type: 'xstate.error.actor.summary', error }));
   each(payloads.replies, (template) => ({ type: 'xstate.done.actor.model', output: replyOutput(template, context) }));
   each(payloads.modelErrors, (error) => ({ type: 'xstate.error.actor.model', error }));
+  each(payloads.toolStepErrors, (error) => ({ type: 'xstate.error.actor.tools', error }));
   const call = awaitedCall(context);
   if (call) out.push({ label: 'tool result', event: { type: 'tool.result', callId: call.id, toolName: call.name, ...payloads.toolResult(call) } });
   each(payloads.inbox, (item) => ({ type: 'inbox', item }));

@@ -156,9 +156,15 @@ export async function runAgentPath(path: AgentPath, options: RunAgentPathOptions
 function deliver(step: AgentPathStep, standIns: StandIns, real: ReadonlySet<string>, send: (event: never) => void): 'sync' | 'async' | { readonly error: string } {
   const event = step.event;
   const settles = event.type.startsWith(DONE) ? DONE : event.type.startsWith(ERROR) ? ERROR : undefined;
-  if (settles !== undefined && event.type.slice(settles.length).startsWith('/')) {
+  if (settles !== undefined && !INVOKED.has(event.type.slice(settles.length))) {
     // A subagent's relayed ending: it arrives from outside, like any sent event.
     send(event as never);
+    return 'sync';
+  }
+  if (settles === ERROR && event.type === `${ERROR}tools` && !real.has(TOOL_STEP)) {
+    const step = standIns.children.findLast((c) => c.src === TOOL_STEP);
+    if (!step || step.stopped) return { error: 'no running tool step' };
+    step.fail((event as { error: unknown }).error);
     return 'sync';
   }
   if (settles !== undefined) {

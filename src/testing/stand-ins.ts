@@ -28,7 +28,11 @@ export interface SpawnedChild {
   readonly sendBack: (event: EventObject) => void;
   /** Whether the machine stopped the child. */
   readonly stopped: boolean;
+  /** Makes the child fail with `error`, as a throwing actor would (its parent sees `xstate.error.actor.<id>`). */
+  readonly fail: (error: unknown) => void;
 }
+
+const FAIL = 'standIn.fail';
 
 /** The stand-ins of one actor run. */
 export class StandIns {
@@ -46,9 +50,13 @@ export class StandIns {
 
   /** Callback logic for `src`: every run hands its `sendBack` to the test. */
   callback(src: string): AnyActorLogic {
-    return fromCallback<EventObject, unknown>(({ input, sendBack, self }) => {
-      const child = { id: self.id, src, input, sendBack, stopped: false };
+    return fromCallback<EventObject, unknown>(({ input, sendBack, receive, self }) => {
+      const child = { id: self.id, src, input, sendBack, stopped: false, fail: (error: unknown) => self.send({ type: FAIL, error }) };
       this.children.push(child);
+      receive((event) => {
+        // Throwing while handling an event is how a callback actor fails after it started.
+        if (event.type === FAIL) throw (event as { error?: unknown }).error;
+      });
       return () => {
         child.stopped = true;
       };
