@@ -26,7 +26,7 @@ export interface SpawnedChild {
   readonly input: unknown;
   /** Sends an event to the parent as the child (ignored by XState once the child is stopped). */
   readonly sendBack: (event: EventObject) => void;
-  /** Whether the machine stopped the child. */
+  /** Whether the machine stopped the child (or it failed). */
   readonly stopped: boolean;
   /** Makes the child fail with `error`, as a throwing actor would (its parent sees `xstate.error.actor.<id>`). */
   readonly fail: (error: unknown) => void;
@@ -51,11 +51,14 @@ export class StandIns {
   /** Callback logic for `src`: every run hands its `sendBack` to the test. */
   callback(src: string): AnyActorLogic {
     return fromCallback<EventObject, unknown>(({ input, sendBack, receive, self }) => {
-      const child = { id: self.id, src, input, sendBack, stopped: false, fail: (error: unknown) => self.send({ type: FAIL, error }) };
+      const child = { id: self.id, src, input, sendBack, stopped: false, fail: (error: unknown) => self.send({ type: FAIL, error } as EventObject) };
       this.children.push(child);
       receive((event) => {
         // Throwing while handling an event is how a callback actor fails after it started.
-        if (event.type === FAIL) throw (event as { error?: unknown }).error;
+        // XState runs no cleanup for a failed actor: it ends here.
+        if (event.type !== FAIL) return;
+        child.stopped = true;
+        throw (event as { error?: unknown }).error;
       });
       return () => {
         child.stopped = true;

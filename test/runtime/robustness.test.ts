@@ -28,7 +28,7 @@ describe('robustness', () => {
     expect(last?.kind === 'assistant' && last.text).toBe('still here');
   });
 
-  it('an agent one of whose actors crashes still yields one failed result and frees its slot', async () => {
+  it('an agent whose actor crashes still yields one failed result and frees its slot', async () => {
     const refs = new Map<string, { send(event: unknown): void }>();
     const model = scriptedModel({ '/root/w': { 0: [{ text: 'late', latencyMs: 1e9 }] } });
     const rt = createRuntime({
@@ -39,9 +39,9 @@ describe('robustness', () => {
       },
     });
     const handle = await rt.spawn('/root', { task_name: 'w', message: 'work' });
-    // A failing actor of the agent's own: the machine ends the agent, the runtime delivers.
+    // An error event nobody handles makes XState fail the actor: only a bug could do this.
     refs.get('/root/w')!.send({ type: 'xstate.error.actor.bogus', error: new Error('boom') });
-    await expect(handle.result).resolves.toMatchObject({ status: 'failed', stopReason: 'internal_error', error: 'internal error in /root/w: actor "bogus" failed: boom' });
+    await expect(handle.result).resolves.toMatchObject({ status: 'failed', stopReason: 'internal_error', error: 'internal error in /root/w: boom' });
     expect(rt.slotsInUse).toBe(0);
     expect(rt.results).toHaveLength(1);
     expect(rt.stateOf('/root')).toBe('running.idle');
