@@ -61,9 +61,9 @@ const PINNED: Record<string, { readonly values: readonly string[]; readonly type
     ],
   },
   './machine': {
-    values: ['agentMachine', 'resultOf', 'toolStepLogic'],
+    values: ['AgentInputError', 'agentMachine', 'createAgentInput', 'resultOf', 'toolStepLogic'],
     types: [
-      'AgentContext', 'AgentEvent', 'AgentInput', 'AgentStatus', 'HookInput', 'HookOutcome', 'InboxItem', 'SampleInput', 'SampleOutput',
+      'AgentContext', 'AgentEvent', 'AgentInput', 'AgentInputOptions', 'AgentStatus', 'HookInput', 'HookOutcome', 'InboxItem', 'SampleInput', 'SampleOutput',
       'StopReason', 'SummaryActorInput', 'SummaryOutput', 'ToolExecutor', 'ToolInput', 'ToolOutcome', 'ToolStepInput',
     ],
   },
