@@ -31,6 +31,12 @@ export interface PresetDefinition {
   readonly systemPrompt?: string;
   /** Tool names, in the order their schemas appear in the request head. */
   readonly tools?: readonly string[];
+  /**
+   * A sentence per tool, appended to the system prompt only for the tools an agent keeps
+   * (in tool order), so a role without `Agent` is not told to delegate. Merged key by key
+   * along `extends`.
+   */
+  readonly toolGuidance?: Readonly<Record<string, string>>;
   readonly defaults?: PresetDefaults;
 }
 
@@ -42,6 +48,8 @@ export interface Preset {
   readonly systemPrompt: string;
   /** Tool names, in order. The order is part of the request head. */
   readonly tools: readonly string[];
+  /** Guidance per tool, appended to the system prompt for the tools an agent keeps. */
+  readonly toolGuidance?: Readonly<Record<string, string>>;
   readonly defaults?: PresetDefaults;
 }
 
@@ -131,10 +139,12 @@ function merge(name: string, chain: readonly PresetDefinition[], names: readonly
   let systemPrompt: string | undefined;
   let tools: readonly string[] | undefined;
   const defaults: { forkLifetime?: ForkLifetime; model?: string; effort?: Effort } = {};
+  const toolGuidance: Record<string, string> = {};
   // Root first, so each preset overrides what it extends.
   for (const definition of [...chain].reverse()) {
     systemPrompt = definition.systemPrompt ?? systemPrompt;
     tools = definition.tools ?? tools;
+    for (const [tool, text] of Object.entries(definition.toolGuidance ?? {})) toolGuidance[tool] = text;
     const d = definition.defaults;
     if (d?.forkLifetime !== undefined) defaults.forkLifetime = d.forkLifetime;
     if (d?.model !== undefined) defaults.model = d.model;
@@ -150,6 +160,7 @@ function merge(name: string, chain: readonly PresetDefinition[], names: readonly
     ...(own?.extends !== undefined ? { extends: own.extends } : {}),
     systemPrompt,
     tools: Object.freeze([...tools]),
+    ...(Object.keys(toolGuidance).length > 0 ? { toolGuidance: Object.freeze(toolGuidance) } : {}),
     ...(Object.keys(defaults).length > 0 ? { defaults: Object.freeze(defaults) } : {}),
   });
 }

@@ -67,13 +67,14 @@ export function buildSystemConfiguration(input: SystemConfigurationInput): Syste
     if (passes(filter, name)) tools.push(schema);
     else removed.push(name);
   }
-  const head = serializeSystemPrompt(preset.systemPrompt) + tools.map(serializeTool).join('');
+  const systemPrompt = withToolGuidance(preset, tools);
+  const head = serializeSystemPrompt(systemPrompt) + tools.map(serializeTool).join('');
   const key = `${JSON.stringify(preset.name)}\n${JSON.stringify(removed)}\n${head}`;
   const existing = interned.get(key)?.deref();
   if (existing !== undefined) return existing;
   const system: SystemConfiguration = Object.freeze({
     preset: preset.name,
-    systemPrompt: preset.systemPrompt,
+    systemPrompt,
     tools: Object.freeze(tools),
     ...(removed.length > 0 ? { removedTools: Object.freeze(removed) } : {}),
   });
@@ -82,6 +83,18 @@ export function buildSystemConfiguration(input: SystemConfigurationInput): Syste
   interned.set(key, new WeakRef(system));
   collected.register(system, key);
   return system;
+}
+
+/**
+ * The preset's system prompt followed by the guidance of each tool the agent keeps, in tool
+ * order: guidance goes with its tool, so equal tool sets give equal prompts (a fork keeps its
+ * parent's bytes) and a filtered-out tool takes its sentence with it.
+ */
+function withToolGuidance(preset: Preset, tools: readonly ToolSchema[]): string {
+  const guidance = preset.toolGuidance;
+  if (guidance === undefined) return preset.systemPrompt;
+  const lines = tools.flatMap((tool) => (Object.hasOwn(guidance, tool.name) ? [guidance[tool.name] as string] : []));
+  return lines.length === 0 ? preset.systemPrompt : `${preset.systemPrompt}\n\n${lines.join('\n')}`;
 }
 
 function passes(filter: ToolFilter | undefined, name: string): boolean {

@@ -18,9 +18,18 @@ import type { SystemConfiguration } from '../request/types.js';
 import type { PermissionLayer } from '../policy/tool-permissions.js';
 import type { RuntimeTool } from './types.js';
 
-/** The root's system prompt when the host gives neither presets nor a prompt. */
-export const DEFAULT_SYSTEM_PROMPT =
-  'You are an agent that can delegate work to subagents with the Agent tool and talk to other agents with send_message.';
+/**
+ * The root's system prompt when the host gives neither presets nor a prompt. The sentences
+ * about delegating and messaging are {@link DEFAULT_TOOL_GUIDANCE}, added only for agents
+ * that have those tools.
+ */
+export const DEFAULT_SYSTEM_PROMPT = 'You are an agent.';
+
+/** Guidance the default preset gives per built-in tool (see `PresetDefinition.toolGuidance`). */
+export const DEFAULT_TOOL_GUIDANCE: Readonly<Record<string, string>> = Object.freeze({
+  Agent: 'You can delegate work to subagents with the Agent tool.',
+  send_message: 'You can talk to other agents with send_message.',
+});
 
 /** The preset used when the host defines none. */
 export const DEFAULT_PRESET = 'default';
@@ -53,6 +62,8 @@ export class Heads {
     const defaultPreset: PresetDefinition = {
       name: DEFAULT_PRESET,
       systemPrompt: options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
+      // A host's own prompt is left as written; the default one gets guidance per tool.
+      ...(options.systemPrompt === undefined ? { toolGuidance: DEFAULT_TOOL_GUIDANCE } : {}),
       tools: [...BUILTIN_TOOL_NAMES, ...(options.tools ?? []).map((t) => t.name)],
     };
     this.presets = options.presets ?? { [DEFAULT_PRESET]: defaultPreset };

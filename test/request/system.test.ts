@@ -79,3 +79,35 @@ describe('hasTool', () => {
     expect(hasTool(base, 'read_file')).toBe(false);
   });
 });
+
+describe('tool guidance', () => {
+  const presets = {
+    base: {
+      name: 'base',
+      systemPrompt: 'You are careful.',
+      tools: ['Agent', 'send_message', 'list_agents'],
+      toolGuidance: { Agent: 'Delegate with Agent.', send_message: 'Message with send_message.' },
+    },
+    quiet: { name: 'quiet', extends: 'base', toolGuidance: { send_message: 'Reply with send_message.' } },
+  };
+  const registry = createToolRegistry();
+
+  it('appends the guidance of each kept tool, in tool order', () => {
+    const system = buildSystemConfiguration({ preset: resolvePreset('base', presets), registry });
+    expect(system.systemPrompt).toBe('You are careful.\n\nDelegate with Agent.\nMessage with send_message.');
+  });
+
+  it('drops a tool’s guidance with the tool: no delegation guidance without Agent', () => {
+    const system = buildSystemConfiguration({ preset: resolvePreset('base', presets), registry, filter: { deny: ['Agent'] } });
+    expect(system.systemPrompt).toBe('You are careful.\n\nMessage with send_message.');
+    const none = buildSystemConfiguration({ preset: resolvePreset('base', presets), registry, filter: { allow: ['list_agents'] } });
+    expect(none.systemPrompt).toBe('You are careful.');
+  });
+
+  it('merges guidance key by key along extends, and equal inputs give the same head object', () => {
+    const quiet = buildSystemConfiguration({ preset: resolvePreset('quiet', presets), registry });
+    expect(quiet.systemPrompt).toBe('You are careful.\n\nDelegate with Agent.\nReply with send_message.');
+    const again = buildSystemConfiguration({ preset: resolvePreset('base', presets), registry });
+    expect(again).toBe(buildSystemConfiguration({ preset: resolvePreset('base', presets), registry }));
+  });
+});

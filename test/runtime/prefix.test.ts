@@ -87,7 +87,11 @@ describe('fork prefixes', () => {
     const result = await (await rt.spawn('/root', { task_name: 'filtered', message: 'inspect' })).result;
     const names = model.calls.find((c) => c.agentPath === '/root/filtered')!.request.system.tools.map((t) => t.name);
     expect(names).toEqual(['send_message', 'list_agents', 'cancel_agent', 'close_agent']);
-    expect(result).toMatchObject({ prefixShared: false, prefixReasons: ['tool_filter'] });
+    // The Agent tool's guidance left the default system prompt together with the tool.
+    expect(result).toMatchObject({ prefixShared: false, prefixReasons: ['different_system_prompt', 'tool_filter'] });
+    const prompt = model.calls.find((c) => c.agentPath === '/root/filtered')!.request.system.systemPrompt;
+    expect(prompt).not.toMatch(/delegate/);
+    expect(prompt).toMatch(/send_message/);
   });
 
   it('a different model is reported as the reason the prefix is not shared', async () => {

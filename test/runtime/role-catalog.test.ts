@@ -74,6 +74,10 @@ describe('the role catalog the model sees', () => {
     expect(head('/root/fork')).toBe(head('/root'));
     expect(head('/root')).toContain('- auditor: Audits a change for defects.');
     expect(head('/root/audit')).not.toContain('Roles:');
+    // Guidance matches the tools: the auditor (no Agent, no send_message) is not told to delegate.
+    const prompt = (path: string) => model.calls.find((c) => c.agentPath === path)!.request.system.systemPrompt;
+    expect(prompt('/root')).toMatch(/delegate work to subagents with the Agent tool/);
+    expect(prompt('/root/audit')).toBe('You are an agent.');
     expect(model.calls.find((c) => c.agentPath === '/root/audit')!.request.system.tools.map((t) => t.name)).toEqual(['list_agents']);
   });
 });
