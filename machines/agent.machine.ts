@@ -7,7 +7,7 @@
  * The file is pure: side effects are actors and actions the runtime provides through
  * `agentMachine.provide(...)`; the placeholders here fail loudly or do nothing.
  */
-import { and, assign, fromCallback, fromPromise, setup } from 'xstate';
+import { and, assign, not, fromCallback, fromPromise, setup } from 'xstate';
 import { Dialogue } from '../src/dialogue/dialogue.js';
 import type { DialogueView } from '../src/dialogue/types.js';
 import { errorText } from '../src/dialogue/error-text.js';
@@ -15,6 +15,7 @@ import { userEntry, assistantEntry, toolResultEntry, type ToolCall } from '../sr
 import { addUsage, requestUsage, ZERO_USAGE } from '../src/model/adapter.js';
 import { composeInitialTask } from '../src/request/compose-task.js';
 import { assertAgentInput, freezeAgentInput } from './agent.input.js';
+import { outputInstruction, repairInstruction } from '../src/request/output-schema.js';
 import type {
   AgentContext,
   AgentEvent,
@@ -108,7 +109,9 @@ export const agentMachine = setup({
           userEntry({ text: context.background, origin: { kind: 'background', from }, opensTurn: true }),
         );
       }
-      const text = composeInitialTask(context.input.framing, task, context.input.system);
+      const composed = composeInitialTask(context.input.framing, task, context.input.system);
+      // The schema goes with the task, after any inherited dialogue, never into the head.
+      const text = context.input.output ? `${composed}\n\n${outputInstruction(context.input.output)}` : composed;
       dialogue = dialogue.append(
         userEntry({
           text,
@@ -126,6 +129,7 @@ export const agentMachine = setup({
           userEntry({ text: event.item.text, origin: event.item.origin, opensTurn: true, ...attachmentsOf(event.item) }),
         ),
         step: 0,
+        repairAsked: false,
         turnOpenedBy: event.item.origin,
       };
     }),
@@ -159,6 +163,21 @@ export const agentMachine = setup({
         // text of the same turn, so a turn cut short by its step cap still reports something.
         lastText: response.text !== '' || context.step === 0 ? response.text : context.lastText,
         step: context.step + 1,
+        value: params.output.output?.valid === true ? params.output.output.value : context.value,
+      };
+    }),
+    /**
+     * Asks, once per turn, for a corrected answer naming what did not match the output schema
+     * (nothing when the reply matched or had no schema to match).
+     */
+    askForRepair: assign(({ context }, params: { output: SampleOutput }) => {
+      const check = params.output.output;
+      if (check?.valid !== false || context.repairAsked) return {};
+      return {
+        dialogue: context.dialogue.append(
+          userEntry({ text: repairInstruction(check.errors), origin: { kind: 'notice', from: context.input.path }, opensTurn: false }),
+        ),
+        repairAsked: true,
       };
     }),
     /** Writes one tool result; the `isPendingCall` guard admits each call of this step once. */
@@ -191,12 +210,22 @@ export const agentMachine = setup({
     /** Remembers a close request that arrived mid-turn; the agent settles when the turn ends. */
     requestClose: assign({ closeRequested: true }),
     /** Counts a finished turn. */
-    finishTurn: assign(({ context }) => ({ turnsCompleted: context.turnsCompleted + 1, step: 0 })),
-    /** Marks a normal completion. */
-    markCompleted: assign(({ context }) => ({
-      status: 'completed' as const,
-      stopReason: context.closeRequested ? ('closed' as const) : ('completed' as const),
-    })),
+    finishTurn: assign(({ context }) => ({ turnsCompleted: context.turnsCompleted + 1, step: 0, repairAsked: false })),
+    /**
+     * Marks a normal completion, or `invalid_output` when the final answer still missed the
+     * output schema after its repair request.
+     */
+    markCompleted: assign(({ context }, params: { output?: SampleOutput }) => {
+      const check = params.output?.output;
+      if (check?.valid === false) {
+        return {
+          status: 'failed' as const,
+          stopReason: 'invalid_output' as const,
+          error: `the final answer did not match the output schema after one repair request: ${check.errors}`,
+        };
+      }
+      return { status: 'completed' as const, stopReason: context.closeRequested ? ('closed' as const) : ('completed' as const) };
+    }),
     /** Marks a close of an idle continuable agent. */
     markClosed: assign({ status: 'completed' as const, stopReason: 'closed' as const }),
     /** Marks a failed model request. */
@@ -233,6 +262,9 @@ export const agentMachine = setup({
     hasNoTaskHooks: ({ context }) => !context.input.hasTaskHooks,
     /** The spawn asked for a generated summary. */
     wantsSummary: ({ context }) => context.input.contextMode === 'summary',
+    /** The turn goes on after this reply: inbox items wait to be answered, or the answer needs its repair. */
+    turnContinues: ({ context }, params: { output: SampleOutput }) =>
+      context.inbox !== null || (params.output.output?.valid === false && !context.repairAsked),
     /** The model's reply requested tool calls. */
     replyHasToolCalls: (_, params: { output: SampleOutput }) => params.output.response.toolCalls.length > 0,
     /** Inbox items arrived while the agent was working and wait to join the dialogue. */
@@ -243,6 +275,8 @@ export const agentMachine = setup({
     isRootAgent: ({ context }) => context.input.parentPath === null,
     /** A continuable agent goes idle after a turn, unless a close was requested. */
     staysOpen: ({ context }) => context.input.lifetime === 'continuable' && !context.closeRequested,
+    /** The model's final answer missed its output schema (after the repair request: it now fails). */
+    answerMissedSchema: ({ event }) => sampleOutputOf(event)?.output?.valid === false,
     /** Every call of the current step has its result (O(1)). */
     allToolResultsIn: ({ context }) => !context.dialogue.hasPendingCalls(),
     /** The result answers a call of the current step that has none yet (O(1)). */
@@ -276,6 +310,8 @@ export const agentMachine = setup({
     closeRequested: false,
     turnsCompleted: 0,
     turnOpenedBy: undefined,
+    value: undefined,
+    repairAsked: false,
   }),
   initial: 'reserved',
   on: {
@@ -411,6 +447,7 @@ export const agentMachine = setup({
                   effort: context.input.effort,
                   turn: context.turnsCompleted,
                   step: context.step,
+                  output: context.input.output,
                 }),
                 onDone: [
                   {
@@ -435,15 +472,19 @@ export const agentMachine = setup({
                     actions: [{ type: 'appendReply', params: ({ event }) => ({ output: event.output }) }, 'markStepLimit'],
                   },
                   {
-                    // Input that arrived during this request belongs to this turn: answer it
-                    // before going idle or settling, so nothing is left waiting in the inbox.
-                    guard: 'inboxHasItems',
+                    // Input that arrived during this request belongs to this turn, and so does
+                    // the one repair request for an answer that missed its output schema:
+                    // answer them before going idle or settling.
+                    guard: { type: 'turnContinues', params: ({ event }) => ({ output: event.output }) },
                     target: 'sampling',
                     reenter: true,
-                    actions: { type: 'appendReply', params: ({ event }) => ({ output: event.output }) },
+                    actions: [
+                      { type: 'appendReply', params: ({ event }) => ({ output: event.output }) },
+                      { type: 'askForRepair', params: ({ event }) => ({ output: event.output }) },
+                    ],
                   },
                   {
-                    guard: 'staysOpen',
+                    guard: and(['staysOpen', not('answerMissedSchema')]),
                     target: '#agent.running.idle',
                     actions: [
                       { type: 'appendReply', params: ({ event }) => ({ output: event.output }) },
@@ -454,7 +495,11 @@ export const agentMachine = setup({
                   },
                   {
                     target: '#agent.settled',
-                    actions: [{ type: 'appendReply', params: ({ event }) => ({ output: event.output }) }, 'finishTurn', 'markCompleted'],
+                    actions: [
+                      { type: 'appendReply', params: ({ event }) => ({ output: event.output }) },
+                      'finishTurn',
+                      { type: 'markCompleted', params: ({ event }) => ({ output: event.output }) },
+                    ],
                   },
                 ],
                 onError: [
@@ -539,6 +584,15 @@ function lastToolCalls(context: AgentContext): readonly ToolCall[] {
   return last?.kind === 'assistant' ? last.toolCalls : [];
 }
 
+/**
+ * The model output a `sampleModel` done event carries. XState types guard events as the
+ * machine's declared events, which do not include invoked actors' done events.
+ */
+function sampleOutputOf(event: unknown): SampleOutput | undefined {
+  const output = (event as { output?: unknown }).output;
+  return output !== null && typeof output === 'object' && 'response' in output ? (output as SampleOutput) : undefined;
+}
+
 /** The text a tool result gets when its turn was interrupted before the call finished. */
 export const INTERRUPTED_CALL_TEXT = 'Error (cancelled): the turn was cancelled before this tool call finished.';
 
@@ -559,6 +613,7 @@ function turnReportOf(context: AgentContext, status: TurnStatus, stopReason: Sto
     status,
     stopReason,
     ...(error !== undefined ? { error } : {}),
+    ...(context.input.output && context.value !== undefined ? { value: context.value } : {}),
     usage: context.usage,
     subtreeUsage: context.usage,
   };
@@ -569,6 +624,7 @@ export function resultOf(context: AgentContext, now: number = Date.now()): Agent
   const status = context.status ?? 'cancelled';
   return {
     text: context.lastText,
+    ...(context.input.output && context.value !== undefined ? { value: context.value } : {}),
     path: context.input.path,
     role: context.input.role,
     context: context.input.contextLabel,

@@ -5,7 +5,8 @@
 import type { Attachment, CompactionEntry, JsonValue, ToolCall, UserOrigin } from '../src/dialogue/entry.js';
 import type { Dialogue } from '../src/dialogue/dialogue.js';
 import type { ContextMode, ContextSnapshot } from '../src/context/types.js';
-import type { Effort, SystemConfiguration } from '../src/request/types.js';
+import type { Effort, JsonObject, SystemConfiguration } from '../src/request/types.js';
+import type { OutputCheck } from '../src/request/output-schema.js';
 import type { ModelResponse, Usage } from '../src/model/adapter.js';
 import type { TaskFraming } from '../src/request/compose-task.js';
 
@@ -16,6 +17,7 @@ export type { Delivery, Lifetime };
 /** Why an agent stopped. */
 export type StopReason =
   | 'completed'
+  | 'invalid_output'
   | 'closed'
   | 'max_steps'
   | 'model_error'
@@ -50,6 +52,11 @@ export interface AgentInput {
   readonly effort: Effort | undefined;
   readonly lifetime: Lifetime;
   readonly delivery: Delivery;
+  /**
+   * The JSON Schema the agent's final answer must match (structured output), or undefined for
+   * a text answer. One invalid answer gets a repair request; a second fails as `invalid_output`.
+   */
+  readonly output?: JsonObject | undefined;
   /**
    * Model requests allowed per turn. Reaching it ends the turn with `max_steps`: a continuable
    * agent (and the root) goes idle, a one-shot agent settles. Undefined: no cap (the runtime
@@ -98,6 +105,10 @@ export interface AgentContext {
   readonly turnsCompleted: number;
   /** What the last turn was opened by (for turn reports of continuable agents). */
   readonly turnOpenedBy: UserOrigin | undefined;
+  /** The last validated structured answer (agents with an output schema). */
+  readonly value: JsonValue | undefined;
+  /** Whether this turn already had its one repair request. */
+  readonly repairAsked: boolean;
 }
 
 /** Output of `runTaskHooks`. */
@@ -134,6 +145,8 @@ export interface SampleInput {
   readonly effort: Effort | undefined;
   readonly turn: number;
   readonly step: number;
+  /** The agent's output schema, if any (for adapters with a native structured mode). */
+  readonly output?: JsonObject | undefined;
 }
 
 /** Output of `sampleModel`: the reply, and a compaction the runtime's policy wrote first. */
@@ -145,6 +158,11 @@ export interface SampleOutput {
    * the compaction written first. Default: `requestUsage(response.usage)`.
    */
   readonly usage?: Usage;
+  /**
+   * For an agent with an output schema, the check of a final reply (no tool calls): the parsed
+   * value, or what is wrong with it. Absent: the reply is taken as text.
+   */
+  readonly output?: OutputCheck;
 }
 
 /** One tool call of an agent, as a per-call tool executor gets it. */
@@ -222,6 +240,8 @@ export interface TurnReport {
   readonly stopReason: StopReason;
   /** Why a turn failed or was cut short. */
   readonly error?: string;
+  /** The turn's structured answer, when the agent has an output schema. */
+  readonly value?: JsonValue;
   /** The agent's own usage so far (all its turns). */
   readonly usage: Usage;
   /** `usage` plus its subagents' so far; filled in by the runtime (the machine reports `usage`). */

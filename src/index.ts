@@ -16,6 +16,7 @@
 // Runtime: the agent tree of one session.
 export { createRuntime, defineRuntimeTool } from './runtime/runtime.js';
 export { RuntimeError, type RuntimeErrorCode } from './runtime/errors.js';
+export { OutputSchemaError } from './request/output-schema.js';
 export { ROOT_PATH } from './runtime/paths.js';
 export { DEFAULT_RESULT_METADATA, resultMetadata, resultToolContent, type ResultMetadata, type ResultMetadataField } from './runtime/reports.js';
 export { DEFAULT_MAX_STEPS, type TurnOutcome, type TurnUsage } from './runtime/turns.js';

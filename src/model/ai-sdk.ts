@@ -5,7 +5,7 @@
  * `@ai-sdk/provider` is imported for types only, so the library has no run-time dependency on
  * the AI SDK; users who call this adapter already have a provider package installed.
  */
-import type { LanguageModelV3, SharedV3ProviderOptions } from '@ai-sdk/provider';
+import type { JSONSchema7, LanguageModelV3, SharedV3ProviderOptions } from '@ai-sdk/provider';
 import type { Effort } from '../request/types.js';
 import { raceAbort, throwIfAborted } from './abort.js';
 import type { ModelAdapter } from './adapter.js';
@@ -36,6 +36,12 @@ export interface AiSdkModelOptions {
   readonly effort?: EffortMapper | false;
   /** Upper bound on generated tokens, passed through. */
   readonly maxOutputTokens?: number;
+  /**
+   * Send an agent's output schema as the provider's native structured mode
+   * (`responseFormat: { type: 'json', schema }`) on its requests. Default `true`. The runtime
+   * validates the answer either way; `false` relies on the instruction in the task alone.
+   */
+  readonly nativeOutput?: boolean;
 }
 
 /** The provider-options key of a model: its provider id before the first dot (`anthropic.messages` → `anthropic`). */
@@ -80,6 +86,9 @@ export function aiSdkModel(model: LanguageModelV3, options: AiSdkModelOptions = 
           ...(tools.length > 0 ? { tools, toolChoice: { type: 'auto' } } : {}),
           ...(providerOptions !== undefined ? { providerOptions } : {}),
           ...(options.maxOutputTokens !== undefined ? { maxOutputTokens: options.maxOutputTokens } : {}),
+          ...(request.output !== undefined && options.nativeOutput !== false
+            ? { responseFormat: { type: 'json' as const, schema: request.output as JSONSchema7 } }
+            : {}),
           abortSignal: context.signal,
         }),
         context.signal,

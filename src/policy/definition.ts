@@ -2,7 +2,7 @@
  * Agent definitions: the named roles a spawn may ask for, as read from Markdown files.
  */
 import type { ContextMode, ContextSpec } from '../context/types.js';
-import type { Effort } from '../request/types.js';
+import type { Effort, JsonObject } from '../request/types.js';
 import type { PermissionMode } from './permission-mode.js';
 
 /** How a subagent's result reaches its parent (DESIGN §1 "delivery"). */
@@ -51,6 +51,11 @@ export interface AgentDefinition {
   readonly maxTurns?: number;
   /** Claude Code's permission mode, mapped to capability and confirmation rules (`permission-mode.ts`). */
   readonly permissionMode?: PermissionMode;
+  /**
+   * JSON Schema the role's final answer must match (structured output): a YAML mapping in the
+   * front matter, or JSON text. Checked when the file is read.
+   */
+  readonly output?: JsonObject;
   /** Front matter keys this library does not know, kept so hosts can read or report them. */
   readonly unknownKeys: readonly string[];
   readonly source: DefinitionSource;

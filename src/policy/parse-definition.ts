@@ -12,7 +12,8 @@ import { isMap, isNode, isScalar, LineCounter, parseDocument } from 'yaml';
 import { errorText } from '../dialogue/error-text.js';
 import type { ContextMode, ContextSpec } from '../context/types.js';
 import { contextModeOf, parseContextSpec } from '../context/parse.js';
-import type { Effort } from '../request/types.js';
+import type { Effort, JsonObject } from '../request/types.js';
+import { checkOutputSchema } from '../request/output-schema.js';
 import type { AgentDefinition, Delivery, DefinitionSource, Lifetime } from './definition.js';
 import { isValidAgentName } from './definition.js';
 import { DefinitionError, formatLocated } from './definition-error.js';
@@ -44,6 +45,7 @@ export const KNOWN_DEFINITION_KEYS = [
   'lifetime',
   'maxTurns',
   'permissionMode',
+  'output',
 ] as const;
 
 const EFFORTS: readonly Effort[] = ['low', 'medium', 'high'];
@@ -114,6 +116,7 @@ export function parseDefinition(text: string, options: ParseDefinitionOptions): 
     ...optional('lifetime', reader.optional('lifetime', readEnum(LIFETIMES))),
     ...optional('maxTurns', reader.optional('maxTurns', readPositiveInteger)),
     ...optional('permissionMode', reader.optional('permissionMode', readEnum(PERMISSION_MODES))),
+    ...optional('output', reader.optional('output', readOutputSchema)),
     unknownKeys: Object.freeze(unknownKeys),
     source: Object.freeze({ file, scope }),
   };
@@ -299,6 +302,23 @@ function readToolList(value: unknown): ReadResult<readonly string[]> {
     return bad(`expected a list of tool names or a comma-separated string, got ${describe(value)}`);
   }
   return ok(Object.freeze([...new Set(names)]));
+}
+
+/** `output`: a JSON Schema, as a YAML mapping or a JSON string. */
+function readOutputSchema(value: unknown): ReadResult<JsonObject> {
+  let schema = value;
+  if (typeof value === 'string') {
+    try {
+      schema = JSON.parse(value);
+    } catch {
+      return bad(`expected a JSON Schema (a mapping, or JSON text), got ${describe(value)}`);
+    }
+  }
+  try {
+    return ok(checkOutputSchema(schema, 'output'));
+  } catch (error) {
+    return bad(error instanceof Error ? error.message : String(error));
+  }
 }
 
 function readContext(value: unknown): ReadResult<ContextSpec> {

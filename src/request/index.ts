@@ -22,4 +22,5 @@ export { PresetError, resolvePreset } from './preset.js';
 export { buildSystemConfiguration, hasTool, type ToolFilter } from './system.js';
 export { forkTaskWrapper, independentTaskText } from './wrapper.js';
 export { agentToolSchema, DEFAULT_ROLE_CATALOG_LIMITS, roleCatalogText, type CatalogRole } from './role-catalog.js';
+export { checkOutput, checkOutputSchema, OutputSchemaError, outputInstruction, repairInstruction, type OutputCheck } from './output-schema.js';
 export { assembleRequest, comparePrefix, type PrefixComparison, type PrefixMismatch } from './prefix.js';

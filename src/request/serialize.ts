@@ -28,7 +28,7 @@ import { createHash } from 'node:crypto';
 import type { Entry } from '../dialogue/entry.js';
 import { canonicalJson } from './canonical.js';
 import { sharedPrefixBytes } from './prefix-bytes.js';
-import type { Effort, ModelRequest, SystemConfiguration, ToolSchema } from './types.js';
+import type { Effort, JsonObject, ModelRequest, SystemConfiguration, ToolSchema } from './types.js';
 
 export { sharedPrefixBytes } from './prefix-bytes.js';
 
@@ -137,14 +137,17 @@ export function serializeMessages(entries: Iterable<Entry>): string {
   return parts.join('');
 }
 
-/** The trailing `model` frame. An absent effort is written as `null`. */
-export function serializeModelFrame(model: string, effort: Effort | undefined): string {
-  return frame({ frame: 'model', model, effort: effort ?? null });
+/**
+ * The trailing `model` frame. An absent effort is written as `null`; an output schema only
+ * when there is one (it is a request parameter, like the model).
+ */
+export function serializeModelFrame(model: string, effort: Effort | undefined, output?: JsonObject): string {
+  return frame({ frame: 'model', model, effort: effort ?? null, ...(output !== undefined ? { output } : {}) });
 }
 
 /** The whole request: head, then messages in order, then the model frame. */
 export function serializeRequest(req: ModelRequest): string {
-  return serializeHead(req.system) + serializeMessages(req.messages) + serializeModelFrame(req.model, req.effort);
+  return serializeHead(req.system) + serializeMessages(req.messages) + serializeModelFrame(req.model, req.effort, req.output);
 }
 
 /**

@@ -41,4 +41,9 @@ export interface ModelRequest {
   readonly messages: EntrySeq;
   readonly model: string;
   readonly effort: Effort | undefined;
+  /**
+   * The JSON Schema the final answer must match, when the agent has structured output.
+   * Adapters with a native structured mode pass it on (the AI SDK adapter as `responseFormat`).
+   */
+  readonly output?: JsonObject | undefined;
 }

@@ -23,6 +23,7 @@ import { throwIfAborted } from '../model/abort.js';
 import { EntryView } from '../dialogue/entry-seq.js';
 import { modelSummarizer, type Summarizer } from '../model/summarizer.js';
 import { serializeRequest } from '../request/serialize.js';
+import { checkOutput } from '../request/output-schema.js';
 import type { ModelRequest } from '../request/types.js';
 import type { RuntimeCore } from './core.js';
 import type { RuntimeOptions } from './types.js';
@@ -46,7 +47,13 @@ export function summarizerFor(options: Pick<RuntimeOptions, 'summarizer' | 'mode
 }
 
 function requestOf(input: SampleInput, dialogue: DialogueView): ModelRequest {
-  return Object.freeze({ system: input.system, messages: dialogue.effective(), model: input.model, effort: input.effort });
+  return Object.freeze({
+    system: input.system,
+    messages: dialogue.effective(),
+    model: input.model,
+    effort: input.effort,
+    ...(input.output ? { output: input.output } : {}),
+  });
 }
 
 /** A written compaction and what writing it cost. */
@@ -140,7 +147,14 @@ export function createAgentLogic(core: RuntimeCore) {
         );
         checkReply(dialogue, response);
         const usage = requestUsage(response.usage);
-        return { response, compaction: compaction?.entry, usage: compaction ? addUsage(compaction.usage, usage) : usage };
+        // A final answer of an agent with an output schema is checked here; the machine decides what follows.
+        const output = input.output && response.toolCalls.length === 0 ? checkOutput(response.text, input.output) : undefined;
+        return {
+          response,
+          compaction: compaction?.entry,
+          usage: compaction ? addUsage(compaction.usage, usage) : usage,
+          ...(output ? { output } : {}),
+        };
       }),
       runToolCalls: toolStepLogic((input, signal) => executeTool(core, input, signal)),
     },

@@ -14,7 +14,7 @@ export type RoleDefinition = Pick<AgentDefinition, 'name'> &
   Partial<
     Pick<
       AgentDefinition,
-      'instructions' | 'description' | 'model' | 'effort' | 'tools' | 'disallowedTools' | 'context' | 'contexts' | 'delivery' | 'lifetime' | 'maxTurns' | 'permissionMode' | 'source'
+      'instructions' | 'description' | 'model' | 'effort' | 'tools' | 'disallowedTools' | 'context' | 'contexts' | 'delivery' | 'lifetime' | 'maxTurns' | 'permissionMode' | 'source' | 'output'
     >
   >;
 

@@ -16,6 +16,8 @@ import { PERMISSION_MODE_RULES } from '../policy/permission-mode.js';
 import type { PermissionLayer } from '../policy/tool-permissions.js';
 import type { SystemConfiguration } from '../request/types.js';
 import { comparePrefix } from '../request/prefix.js';
+import { checkOutputSchema } from '../request/output-schema.js';
+import type { JsonObject } from '../request/types.js';
 import type { RuntimeCore } from './core.js';
 import { RuntimeError } from './errors.js';
 import { DEFAULT_MAX_STEPS } from './turns.js';
@@ -37,7 +39,7 @@ export interface SpawnOrigin {
 function decide(policy: SpawnPolicyDecision | undefined, host: SpawnPolicyDecision | undefined): SpawnPolicyDecision | undefined {
   if (!host) return policy;
   const merged: { -readonly [K in keyof SpawnPolicyDecision]: SpawnPolicyDecision[K] } = { ...policy };
-  for (const key of ['delivery', 'lifetime', 'tools', 'externalDirectories', 'inheritsExtensions'] as const) {
+  for (const key of ['delivery', 'lifetime', 'tools', 'externalDirectories', 'inheritsExtensions', 'output'] as const) {
     if (host[key] !== undefined) (merged as Record<string, unknown>)[key] = host[key];
   }
   return merged;
@@ -108,6 +110,10 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
   core.registry.precheck(parentPath, request.task_name);
   const parentContext = core.contextOf(parentPath);
   const policy = decide(core.options.spawnPolicy?.({ parentPath, taskName: request.task_name, role: role?.name, context: spec }), origin.host);
+  // Structured output: the host's schema for this spawn, else the role's; checked before anything is held.
+  const outputSource = policy?.output !== undefined ? 'spawn output' : `role ${role?.name ?? ''} output`;
+  const rawOutput = policy?.output ?? role?.output;
+  const output = rawOutput === undefined ? undefined : checkOutputSchema(rawOutput, outputSource);
   const layers = permissionLayers(core, role, policy?.tools, parentContext.input.system);
   const head = core.heads.forChild({ parent: parentContext.input.system, layers });
   const model = spawnModel(core, request.model, role, parentContext.input.model);
@@ -173,6 +179,7 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
     lifetime,
     delivery,
     maxSteps: role?.maxTurns ?? core.options.defaults?.maxSteps ?? DEFAULT_MAX_STEPS,
+    ...(output ? { output } : {}),
     prefix: prefix.shared ? { shared: true, reasons: [] } : { shared: false, reasons: prefix.reasons },
     hasTaskHooks: (core.options.taskHooks?.length ?? 0) > 0,
     startedAt: record.reservedAt,

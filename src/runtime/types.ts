@@ -10,7 +10,7 @@ import type { ModelAdapter, Usage } from '../model/adapter.js';
 import type { PriceTable } from '../model/prices.js';
 import type { ResultMetadata } from './reports.js';
 import type { Summarizer } from '../model/summarizer.js';
-import type { Effort } from '../request/types.js';
+import type { Effort, JsonObject } from '../request/types.js';
 import type { Limits } from '../policy/limits.js';
 import type { HostTool } from '../request/host-tool.js';
 import type { PresetCatalog } from '../request/preset.js';
@@ -123,6 +123,12 @@ export interface SpawnPolicyDecision {
   readonly externalDirectories?: readonly string[];
   /** Whether the subagent loads the project's extensions (asks for confirmation). */
   readonly inheritsExtensions?: boolean;
+  /**
+   * JSON Schema the subagent's final answer must match (structured output); replaces the
+   * role's `output`. The result then carries the parsed `value`, and the parent model sees it
+   * as JSON. An invalid schema fails the spawn with an `OutputSchemaError`.
+   */
+  readonly output?: JsonObject;
 }
 
 /**

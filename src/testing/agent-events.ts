@@ -13,12 +13,15 @@ import type {
 } from '../../machines/agent.types.js';
 import { compactionEntry, type JsonValue, type ToolCall } from '../dialogue/entry.js';
 import { ZERO_USAGE, type Usage } from '../model/adapter.js';
+import type { OutputCheck } from '../request/output-schema.js';
 
 /** A model reply as a path step delivers it; tool calls get ids unique in the agent's dialogue. */
 export interface ReplyTemplate {
   readonly text?: string;
   readonly toolCalls?: ReadonlyArray<{ readonly name: string; readonly arguments?: JsonValue }>;
   readonly usage?: Usage;
+  /** The runtime's check of a final answer against an output schema (structured output). */
+  readonly output?: OutputCheck;
 }
 
 /** A tool call's outcome as a path step delivers it. */
@@ -108,7 +111,11 @@ export function replyOutput(template: ReplyTemplate, context: Pick<AgentContext,
     name: call.name,
     arguments: call.arguments ?? {},
   }));
-  return { response: { text: template.text ?? '', toolCalls, usage: template.usage ?? ZERO_USAGE }, compaction: undefined };
+  return {
+    response: { text: template.text ?? '', toolCalls, usage: template.usage ?? ZERO_USAGE },
+    compaction: undefined,
+    ...(template.output ? { output: template.output } : {}),
+  };
 }
 
 /** Every candidate event in an agent state (the path generator keeps the enabled ones). */

@@ -9,7 +9,7 @@ import { stateValueString } from '../inspect/state-value.js';
 export interface AgentSnapshotLike {
   readonly value: unknown;
   readonly status: string;
-  readonly context: Pick<AgentContext, 'closeRequested' | 'step' | 'status' | 'stopReason' | 'inbox'> & {
+  readonly context: Pick<AgentContext, 'closeRequested' | 'step' | 'status' | 'stopReason' | 'inbox'> & Partial<Pick<AgentContext, 'repairAsked'>> & {
     readonly dialogue: Pick<AgentContext['dialogue'], 'pendingCalls'>;
     readonly input: Pick<AgentContext['input'], 'maxSteps'>;
   };
@@ -20,7 +20,8 @@ export interface AgentSnapshotLike {
  * `settled (completed: closed)`:
  * - active states add the tool calls still awaited, a pending close, and the step count
  *   when the turn has a step limit (the `allToolResultsIn`, `staysOpen` and
- *   `stepLimitReached` guards read exactly these; lifetime and the other guard inputs are
+ *   `stepLimitReached` guards read exactly these, and `turnContinues` reads whether the
+ *   turn had its repair request; lifetime and the other guard inputs are
  *   fixed by the input);
  * - final states add the status and stop reason, so each way of ending is its own state.
  */
@@ -33,6 +34,7 @@ export function agentStateKey(snapshot: AgentSnapshotLike): string {
   if (awaiting > 0) parts.push(`awaiting=${awaiting}`);
   if (c.inbox !== null) parts.push('inbox-waiting');
   if (c.closeRequested) parts.push('close-requested');
+  if (c.repairAsked === true) parts.push('repair-asked');
   if (c.input.maxSteps !== undefined) parts.push(`step=${c.step}/${c.input.maxSteps}`);
   return parts.join(' ');
 }

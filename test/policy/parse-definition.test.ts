@@ -166,7 +166,8 @@ describe('parseDefinition: values', () => {
   it('lists the known keys', () => {
     expect(KNOWN_DEFINITION_KEYS).toContain('disallowedTools');
     expect(KNOWN_DEFINITION_KEYS).toContain('permissionMode');
-    expect(KNOWN_DEFINITION_KEYS).toHaveLength(12);
+    expect(KNOWN_DEFINITION_KEYS).toHaveLength(13);
+    expect(KNOWN_DEFINITION_KEYS).toContain('output');
   });
 });
 

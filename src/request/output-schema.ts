@@ -1,0 +1,110 @@
+/**
+ * Structured output: the JSON Schema a subagent's final answer must satisfy, how the answer is
+ * read from the reply's text, and what the model is told when it does not satisfy it.
+ *
+ * Validation uses Ajv (JSON Schema draft 2020-12, which also reads the common draft-07
+ * keywords), with `allErrors` so one repair request can name every problem at once. Unknown
+ * keywords are allowed: schemas come from role files written for other tools.
+ */
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { JsonValue } from '../dialogue/entry.js';
+import { canonicalJson } from './canonical.js';
+import type { JsonObject } from './types.js';
+
+/** A schema that cannot be compiled, with where it came from. */
+export class OutputSchemaError extends Error {
+  override readonly name = 'OutputSchemaError';
+  readonly code = 'invalid_output_schema';
+}
+
+/** The outcome of checking a final answer. */
+export type OutputCheck = { readonly valid: true; readonly value: JsonValue } | { readonly valid: false; readonly errors: string };
+
+const ajv = new Ajv2020({ allErrors: true, strict: false });
+const compiled = new WeakMap<object, ValidateFunction>();
+
+/**
+ * Checks that `schema` is a JSON Schema object Ajv can compile; returns it deeply frozen
+ * (canonical key order). Throws {@link OutputSchemaError} naming `source` otherwise.
+ */
+export function checkOutputSchema(schema: unknown, source: string): JsonObject {
+  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) {
+    throw new OutputSchemaError(`${source}: an output schema must be a JSON Schema object, e.g. { "type": "object", "properties": { ... } }`);
+  }
+  let frozen: JsonObject;
+  try {
+    frozen = deepFreeze(JSON.parse(canonicalJson(schema)) as JsonObject);
+  } catch (error) {
+    throw new OutputSchemaError(`${source}: the output schema is not JSON (${error instanceof Error ? error.message : String(error)})`);
+  }
+  validatorOf(frozen, source);
+  return frozen;
+}
+
+function validatorOf(schema: JsonObject, source = 'output schema'): ValidateFunction {
+  const hit = compiled.get(schema);
+  if (hit) return hit;
+  let validate: ValidateFunction;
+  try {
+    validate = ajv.compile(schema);
+  } catch (error) {
+    throw new OutputSchemaError(`${source}: the output schema is not valid JSON Schema (${error instanceof Error ? error.message : String(error)})`);
+  }
+  compiled.set(schema, validate);
+  return validate;
+}
+
+/**
+ * Reads the final answer as JSON (a ```json fence around it is accepted) and validates it.
+ * Never throws: a reply that is not JSON or does not match is an ordinary outcome.
+ */
+export function checkOutput(text: string, schema: JsonObject): OutputCheck {
+  const body = unfence(text.trim());
+  let value: JsonValue;
+  try {
+    value = JSON.parse(body) as JsonValue;
+  } catch (error) {
+    return { valid: false, errors: `the final answer is not JSON (${error instanceof Error ? error.message : String(error)})` };
+  }
+  const validate = validatorOf(schema);
+  if (validate(value)) return { valid: true, value: deepFreeze(value) };
+  return { valid: false, errors: (validate.errors ?? []).map(describeError).join('; ') };
+}
+
+function unfence(text: string): string {
+  const fence = /^```[a-zA-Z]*\s*\n([\s\S]*?)\n?```$/.exec(text);
+  return fence ? fence[1]!.trim() : text;
+}
+
+function describeError(error: ErrorObject): string {
+  const at = error.instancePath === '' ? 'the answer' : error.instancePath;
+  const extra = error.keyword === 'additionalProperties' ? ` (${String((error.params as { additionalProperty?: string }).additionalProperty)})` : '';
+  return `${at} ${error.message ?? 'is invalid'}${extra}`;
+}
+
+/** What the subagent is told about its answer's shape (appended to its task, after any inherited dialogue). */
+export function outputInstruction(schema: JsonObject): string {
+  return [
+    '<output_format>',
+    'Finish with a final answer that is only a JSON value matching this JSON Schema (no prose around it):',
+    canonicalJson(schema),
+    '</output_format>',
+  ].join('\n');
+}
+
+/** The one repair request a subagent gets when its final answer did not match. */
+export function repairInstruction(errors: string): string {
+  return [
+    'Your final answer does not match the required output schema:',
+    errors,
+    'Reply again with only the corrected JSON value.',
+  ].join('\n');
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
+  }
+  return value;
+}
