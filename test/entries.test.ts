@@ -44,7 +44,7 @@ const PINNED: Record<string, { readonly values: readonly string[]; readonly type
   '.': {
     values: [
       'CAPABILITY_TAGS', 'COMMON_TOOL_CAPABILITIES', 'DEFAULT_LIMITS', 'DEFAULT_MAX_STEPS', 'DEFAULT_RESULT_METADATA', 'DEFAULT_SYSTEM_PROMPT', 'DefinitionError', 'JOURNAL_FORMAT', 'JsonlSessionStore',
-      'LimitError', 'ROOT_PATH', 'RuntimeError', 'StoreError', 'checkPriceTable', 'costOf', 'createJsonlStore', 'openJsonlStore', 'requestUsage', 'resultMetadata', 'resultToolContent', 'SUMMARY_SYSTEM_PROMPT', 'UnknownRoleError', 'ZERO_USAGE', 'addUsage', 'createCapabilityCatalog', 'createRuntime',
+      'LimitError', 'OutputSchemaError', 'ROOT_PATH', 'RuntimeError', 'StoreError', 'checkPriceTable', 'costOf', 'createJsonlStore', 'openJsonlStore', 'requestUsage', 'resultMetadata', 'resultToolContent', 'SUMMARY_SYSTEM_PROMPT', 'UnknownRoleError', 'ZERO_USAGE', 'addUsage', 'createCapabilityCatalog', 'createRuntime',
       'defineRuntimeTool', 'describeConfirmation', 'loadDefinitions', 'loadProjectContext', 'modelSummarizer', 'DEFAULT_MESSAGING_SCOPE', 'mayMessage',
     ],
     types: [
@@ -91,11 +91,11 @@ const PINNED: Record<string, { readonly values: readonly string[]; readonly type
   './request': {
     values: [
       'BUILTIN_TOOL_NAMES', 'BUILTIN_TOOL_SCHEMAS', 'CanonicalJsonError', 'DEFAULT_ROLE_CATALOG_LIMITS', 'PresetError', 'agentToolSchema', 'assembleRequest', 'buildSystemConfiguration',
-      'canonicalJson', 'comparePrefix', 'defineHostTool', 'forkTaskWrapper', 'hasTool', 'independentTaskText', 'parseToolArguments',
+      'canonicalJson', 'checkOutput', 'checkOutputSchema', 'comparePrefix', 'OutputSchemaError', 'outputInstruction', 'repairInstruction', 'defineHostTool', 'forkTaskWrapper', 'hasTool', 'independentTaskText', 'parseToolArguments',
       'requestHeadHash', 'requestPrefixBytes', 'resolvePreset', 'roleCatalogText', 'serializeHead', 'serializeMessage', 'serializeRequest', 'sharedPrefixBytes',
       'sharedRequestPrefix',
     ],
-    types: ['AgentArgs', 'BuiltinToolName', 'CatalogRole', 'ParsedToolArguments', 'PrefixComparison', 'PrefixMismatch', 'ToolArgumentError', 'ToolArgumentIssue', 'ToolFilter'],
+    types: ['AgentArgs', 'BuiltinToolName', 'CatalogRole', 'OutputCheck', 'ParsedToolArguments', 'PrefixComparison', 'PrefixMismatch', 'ToolArgumentError', 'ToolArgumentIssue', 'ToolFilter'],
   },
   './dialogue': {
     values: ['Dialogue', 'DialogueError', 'assistantEntry', 'compactionEntry', 'toolResultEntry', 'userEntry'],
