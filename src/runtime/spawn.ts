@@ -17,7 +17,6 @@ import type { PermissionLayer } from '../policy/tool-permissions.js';
 import type { SystemConfiguration } from '../request/types.js';
 import { comparePrefix } from '../request/prefix.js';
 import { checkOutputSchema } from '../request/output-schema.js';
-import type { JsonObject } from '../request/types.js';
 import type { RuntimeCore } from './core.js';
 import { RuntimeError } from './errors.js';
 import { DEFAULT_MAX_STEPS } from './turns.js';
