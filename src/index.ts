@@ -60,6 +60,7 @@ export type { AgentStatus, InboxItem, StopReason, TurnStatus } from '../machines
 export { StoreError, type JournalRecord, type SessionStore, type StoreErrorCode } from './store/types.js';
 export { createJsonlStore, openJsonlStore, JsonlSessionStore, type FsyncPolicy, type JsonlStoreOptions } from './store/jsonl.js';
 export { JOURNAL_FORMAT } from './store/format.js';
+export { resumeRuntime, type ResumeOptions } from './runtime/resume.js';
 
 // Models: the adapter interface a host implements, and summaries.
 export {

@@ -112,6 +112,9 @@ export function createAgentLogic(core: RuntimeCore) {
   return agentMachine.provide({
     actors: {
       runTaskHooks: fromPromise<HookOutcome, HookInput>(async ({ input, signal }) => {
+        // A resumed spawn whose hooks already allowed it does not ask them again.
+        const replayed = core.replayed?.get(input.path)?.hookTask;
+        if (replayed !== undefined) return { allowed: true, task: replayed };
         let task = input.task;
         for (const hook of core.options.taskHooks ?? []) {
           const decision = await hook(
@@ -124,6 +127,9 @@ export function createAgentLogic(core: RuntimeCore) {
         return { allowed: true, task };
       }),
       generateSummary: fromPromise<SummaryOutput, SummaryInput>(async ({ input, signal }) => {
+        // A resumed subagent whose background was journaled gets it back, not a new one.
+        const replayed = core.replayed?.get(input.path)?.background;
+        if (replayed) return replayed;
         const entries = input.snapshot?.summarizerInput;
         if (!entries || entries.length === 0) return { text: '(the delegating agent had no conversation to summarize)', usage: ZERO_USAGE };
         const summary = normalizeSummary(await core.summarizer.summarize({ entries, task: input.task, agentPath: input.path }, signal));

@@ -18,6 +18,9 @@ import { ROOT_PATH } from './paths.js';
 import { Registry, type AgentRecord } from './registry.js';
 import { RetentionStore } from './retention.js';
 import { DEFAULT_MESSAGING_SCOPE, mayMessage, scopeRefusal, type MessagingPolicy, type TaskTextInput } from '../policy/messaging.js';
+import { SessionJournal } from '../store/journal.js';
+import type { SessionImage } from '../store/replay.js';
+import type { StoreError } from '../store/types.js';
 import { resolveLimits } from '../policy/limits.js';
 import { Roles } from './roles.js';
 import { homedir } from 'node:os';
@@ -71,13 +74,26 @@ export class RuntimeCore {
   /** Prompts waiting for the end of their turn. */
   readonly turns: TurnWaiters = new TurnWaiters(this);
 
-  constructor(readonly options: RuntimeOptions) {
+  /** The session's journal, when the host attached a store. */
+  readonly journal: SessionJournal | undefined;
+  /** Outcomes a resumed session replays instead of running them again (hooks, backgrounds). */
+  readonly replayed: SessionImage['agents'] | undefined;
+  /** Set when the store failed: the session takes no new work. */
+  failure: StoreError | undefined;
+
+  constructor(
+    readonly options: RuntimeOptions,
+    image?: SessionImage,
+  ) {
     this.registry = new Registry(resolveLimits(options.limits));
     this.retention = new RetentionStore(options.retention);
     this.ledger = new UsageLedger(options.prices === undefined ? undefined : checkPriceTable(options.prices));
     this.resultMetadata = checkResultMetadata(options.resultMetadata);
     this.now = options.now ?? Date.now;
-    this.sessionId = options.sessionId ?? `session_${nanoid(12)}`;
+    this.sessionId = options.store?.sessionId ?? options.sessionId ?? `session_${nanoid(12)}`;
+    this.journal = options.store ? new SessionJournal(options.store, image) : undefined;
+    this.replayed = image?.agents;
+    options.store?.onFailure((error) => this.halt(error));
     const known = [...BUILTIN_TOOL_NAMES.map((name) => ({ name, hasMatcher: false })), ...(options.tools ?? []).map((t) => ({ name: t.name, hasMatcher: t.permission !== undefined }))];
     this.roles = new Roles({ ...options, canConfirm: options.confirm !== undefined }, known);
     for (const warning of this.roles.warnings) options.onWarning?.(warning);
@@ -208,12 +224,15 @@ export class RuntimeCore {
     const account = this.accounts.get(record.path);
     let last = '';
     let context: AgentContext | undefined;
+    const journal = this.journal;
+    if (journal) this.journalStart(journal, record.path, actor.getSnapshot() as { value: unknown; context: AgentContext });
     actor.subscribe({
       next: (snapshot: { value: unknown; context: AgentContext }) => {
         context = snapshot.context;
         // Usage is counted as it is spent, so a subtree total is current while agents run.
         account?.set(context.usage);
         const state = stateValueString(snapshot.value);
+        journal?.observed(record.path, snapshot.context, state);
         if (state === last) return;
         last = state;
         if (isBusy(state)) this.busy.add(record.path);
@@ -238,6 +257,38 @@ export class RuntimeCore {
       },
       complete: () => this.setNotBusy(record.path),
     });
+  }
+
+  /** Journals a new agent's descriptor (its parent's news first), or adopts a resumed one. */
+  private journalStart(journal: SessionJournal, path: string, snapshot: { value: unknown; context: AgentContext }): void {
+    if (journal.knows(path)) {
+      journal.adopt(path, snapshot.context);
+      return;
+    }
+    const parentPath = snapshot.context.input.parentPath;
+    const parent = parentPath === null ? undefined : this.registry.get(parentPath)?.actor?.getSnapshot();
+    journal.spawned(snapshot.context.input, parent ? { context: parent.context, state: stateValueString(parent.value) } : undefined);
+  }
+
+  /**
+   * The store failed: the session stops taking work. Every actor is stopped where it is (no
+   * result is invented), waiters for quiet are released, and hosts get a `halted` event. What
+   * the store acknowledged before stays; the session can be resumed from it.
+   */
+  halt(error: StoreError): void {
+    if (this.failure) return;
+    this.failure = error;
+    for (const record of [...this.registry.all()].reverse()) record.actor?.stop();
+    this.busy.clear();
+    const waiters = this.quietWaiters;
+    this.quietWaiters = [];
+    for (const resolve of waiters) resolve();
+    this.emit('halted', { error });
+  }
+
+  /** Throws when the session no longer takes work (its store failed). */
+  assertRunning(): void {
+    if (this.failure) throw new RuntimeError('session_halted', `the session stopped taking work: ${this.failure.message}`);
   }
 
   private setNotBusy(path: string): void {
@@ -267,8 +318,6 @@ export class RuntimeCore {
     const record = this.registry.get(reported.path);
     if (!record || record.delivered) return;
     record.delivered = true;
-    // A finished agent leaves no live subagents behind.
-    for (const child of [...record.children]) this.cancel(child, `${reported.path} finished`);
     const account = this.accounts.get(record.path);
     account?.set(reported.usage);
     this.accounts.delete(record.path);
@@ -277,6 +326,10 @@ export class RuntimeCore {
       elapsedMs: Math.max(0, this.now() - record.reservedAt),
       ...(account ? { usage: account.own, subtreeUsage: account.subtree } : {}),
     };
+    // Journaled before its subagents are cancelled: a resume then cancels any it finds live.
+    this.journal?.settled(result, dialogue);
+    // A finished agent leaves no live subagents behind.
+    for (const child of [...record.children]) this.cancel(child, `${reported.path} finished`);
     this.registry.release(record.path, { path: record.path, status: result.status, stopReason: result.stopReason });
     this.retention.add(result, dialogue);
     this.emit('result', result);
@@ -322,6 +375,11 @@ export class RuntimeCore {
     const opener = report.openedBy;
     const fromParent = opener && opener.kind !== 'person' && opener.from === record.parentPath && (opener.kind === 'task' || opener.kind === 'message');
     if (fromParent) this.deliverToInbox(record.parentPath, turnNotice(report), record.path);
+  }
+
+  /** Delivers a settled subagent's result to its parent's inbox (resume: once, if owed). */
+  deliverNotice(parentPath: string, result: AgentResult): void {
+    this.deliverToInbox(parentPath, settlementNotice(result), result.path);
   }
 
   private deliverToInbox(to: string, text: string, from: string): void {
@@ -439,6 +497,7 @@ export class RuntimeCore {
 
   /** Routes a message through the directory; returns the path it was delivered to. */
   send(from: string, to: string, message: string): string {
+    this.assertRunning();
     if (typeof message !== 'string' || message.trim() === '') throw new RuntimeError('invalid_arguments', 'message must be a non-empty string');
     const path = this.resolveTarget(to);
     const scope = this.options.messaging?.scope ?? DEFAULT_MESSAGING_SCOPE;
@@ -468,6 +527,7 @@ export class RuntimeCore {
    */
   prompt(text: string, options: PromptOptions = {}): Promise<TurnOutcome> {
     try {
+      this.assertRunning();
       if (typeof text !== 'string' || text.trim() === '') throw new RuntimeError('invalid_arguments', 'a prompt must be a non-empty string');
       const attachments = checkAttachments(options.attachments);
       const path = options.to === undefined ? ROOT_PATH : this.resolveTarget(options.to);
@@ -604,7 +664,7 @@ function abortReason(signal: AbortSignal): string {
   return typeof reason === 'string' && reason !== '' ? reason : 'cancelled by the host';
 }
 
-function sanitizingObserver(
+export function sanitizingObserver(
   inspect: Observer<InspectionEvent> | ((event: InspectionEvent) => void),
   onError: (error: unknown) => void,
 ): Observer<InspectionEvent> {

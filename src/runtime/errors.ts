@@ -24,7 +24,9 @@ export type RuntimeErrorCode =
   | 'tool_not_allowed'
   | 'aborted'
   | 'approval_denied'
-  | 'approval_failed';
+  | 'approval_failed'
+  | 'session_halted'
+  | 'resume_failed';
 
 /** An error with a stable code, safe to show to a model as a tool error. */
 export class RuntimeError extends Error {

@@ -109,6 +109,19 @@ export class Heads {
     return this.build(preset, tools);
   }
 
+  /**
+   * Takes in a head restored from a journal: it keeps governing its agent (and the agent's
+   * future subagents) exactly as journaled, even if the host's presets changed since.
+   */
+  adopt(head: SystemConfiguration): void {
+    if (this.presetByHead.has(head)) return;
+    try {
+      this.presetByHead.set(head, resolvePreset(head.preset, this.presets));
+    } catch {
+      // A preset the host no longer defines: the head stands alone (subagents keep it whole).
+    }
+  }
+
   private build(preset: Preset, allow?: readonly string[]): SystemConfiguration {
     const head = buildSystemConfiguration({ preset, registry: this.registry, ...(allow ? { filter: { allow } } : {}) });
     this.presetByHead.set(head, preset);

@@ -18,6 +18,11 @@ import type { NeedsApproval, Runtime, RuntimeOptions, RuntimeTool, SpawnPolicyDe
 export function createRuntime(options: RuntimeOptions): Runtime {
   const core = new RuntimeCore(options);
   core.startRoot();
+  return runtimeOf(core);
+}
+
+/** The host's handle on a runtime core (a new session's or a resumed one's). */
+export function runtimeOf(core: RuntimeCore): Runtime {
   return {
     sessionId: core.sessionId,
     treeId: core.sessionId,

@@ -86,6 +86,7 @@ function validateRequest(request: SpawnRequest): void {
 /** Starts a subagent under `parentPath`. Resolves once it is reserved and started. */
 export async function spawnSubagent(core: RuntimeCore, parentPath: string, request: SpawnRequest, origin: SpawnOrigin = {}): Promise<SpawnHandle> {
   // 1. validate the input and the parent.
+  core.assertRunning();
   validateRequest(request);
   checkHostOptions(origin.host);
   const parent = core.registry.get(parentPath);

@@ -22,6 +22,7 @@ import type { ToolNameMap } from '../policy/tool-mapping.js';
 import type { RetentionPolicy } from './retention.js';
 import type { MessagingPolicy } from '../policy/messaging.js';
 import type { ConfirmCallback } from '../policy/confirmation.js';
+import type { SessionStore, StoreError } from '../store/types.js';
 import type { AccessCapability, CapabilityCatalog } from '../policy/capabilities.js';
 import type { TurnOutcome } from './turns.js';
 
@@ -280,6 +281,7 @@ export interface RuntimeOptions {
   /**
    * The tree's session id (results carry it as `treeId`; each agent has its own `sessionId`);
    * generated when omitted.
+   * generated when omitted (a `store`'s session id wins).
    */
   readonly sessionId?: string;
   /**
@@ -287,6 +289,16 @@ export interface RuntimeOptions {
    * shows of task texts. Applies to models' `send_message` and to `runtime.send`.
    */
   readonly messaging?: MessagingPolicy;
+  /**
+   * Journals the session to this store while it runs, so it can be resumed after a crash
+   * with {@link resumeRuntime}. Create it with `createJsonlStore` (or `createPostgresStore`).
+   */
+  readonly store?: SessionStore;
+  /**
+   * Host tools that may run again after a crash interrupted them. A call of any other tool
+   * that was running when the session stopped gets an error result saying it was interrupted.
+   */
+  readonly idempotentTools?: readonly string[];
   /**
    * How many settled agents the runtime keeps (results and final dialogues). Default: all of
    * them; a long-lived host sets a bound or calls `release(path)`. See {@link RetentionPolicy}.
@@ -363,6 +375,8 @@ export interface RuntimeEvents {
   turn: TurnReport;
   /** The tree changed (spawn, state change, release); for live views. */
   change: { readonly path: string; readonly state: string };
+  /** The session's store failed: it takes no new work (resume it from what the store kept). */
+  halted: { readonly error: StoreError };
 }
 
 /** The host's handle on a session. */

@@ -18,7 +18,7 @@ export interface SessionHeader extends JournalRecord {
 /** The record types a journal may hold; anything else is a foreign line. */
 export const RECORD_TYPES: ReadonlySet<string> = new Set([
   'session',
-  'head',
+  'blob',
   'spawn',
   'advance',
   'hook',

@@ -1,0 +1,314 @@
+/**
+ * `resumeRuntime`: rebuilds a session from its journal after a crash or on another node.
+ *
+ * Every agent comes back as the journal left it:
+ * - settled agents as results (and final dialogues); a result whose delivery the journal
+ *   does not show is delivered now, once; one it shows is never delivered again;
+ * - agents in `running` as restored actors in the same state, with the same dialogue, inbox,
+ *   counters and request head (so an idle continuable subagent's next request head is byte for
+ *   byte the one it would have sent). One waiting on the model sends that request again; one
+ *   running tool calls gets back the results the journal holds, re-runs calls that are safe to
+ *   repeat, and gets an "interrupted" error result for the others;
+ * - agents still reserved or preparing a summary start again from their input: journaled
+ *   hook outcomes and backgrounds are replayed, not produced again;
+ * - agents whose parent had already finished are cancelled, as they would have been.
+ *
+ * Actors are restored from snapshots whose child actors name their logic by string key
+ * (`sampleModel`, `executeTool`), and no `after` timer is relied on.
+ */
+import { createActor, type AnyActorRef } from 'xstate';
+import type { AgentContext, AgentInput, InboxQueue } from '../../machines/agent.types.js';
+import { resultOf } from '../../machines/agent.machine.js';
+import { selectSnapshot } from '../context/select.js';
+import type { ContextSpec } from '../context/types.js';
+import { Dialogue } from '../dialogue/dialogue.js';
+import type { ToolCall } from '../dialogue/entry.js';
+import { deepFreeze } from '../dialogue/freeze.js';
+import { requestHeadHash } from '../request/serialize.js';
+import type { SystemConfiguration } from '../request/types.js';
+import { replayJournal, type AgentImage, type SessionImage } from '../store/replay.js';
+import type { SessionStore } from '../store/types.js';
+import { RuntimeCore, sanitizingObserver } from './core.js';
+import { RuntimeError } from './errors.js';
+import { firstTurnToolContent, receiptToolContent, resultToolContent } from './reports.js';
+import { runtimeOf } from './runtime.js';
+import type { Runtime, RuntimeOptions } from './types.js';
+
+/** Options of {@link resumeRuntime}: the runtime's options, with the store to resume from. */
+export type ResumeOptions = RuntimeOptions & { readonly store: SessionStore };
+
+/** Built-in tools whose calls may simply run again (they only read). */
+const REPEATABLE_BUILTINS: ReadonlySet<string> = new Set(['list_agents']);
+
+/**
+ * Rebuilds the session the store holds and goes on journaling to it.
+ *
+ * @example
+ * ```ts
+ * const store = openJsonlStore({ dir: './sessions', sessionId });
+ * const runtime = resumeRuntime({ model, store });
+ * await runtime.whenQuiet();
+ * ```
+ */
+export function resumeRuntime(options: ResumeOptions): Runtime {
+  const image = replayJournal(options.store.loaded, options.store.location);
+  const core = new RuntimeCore(options, image);
+  new Restorer(core, image).run();
+  return runtimeOf(core);
+}
+
+interface Restored {
+  readonly agent: AgentImage;
+  readonly actor: AnyActorRef;
+  readonly dialogue: Dialogue;
+  /** Pending tool calls answered after start (interrupted, or waiting on a subagent). */
+  readonly answers: readonly ToolCall[];
+}
+
+class Restorer {
+  private readonly heads = new Map<string, SystemConfiguration>();
+  private readonly dialogues = new Map<string, Dialogue>();
+  /** Per parent: its dialogue at the lengths its subagents' snapshots were taken. */
+  private readonly versions = new Map<string, Map<number, Dialogue | undefined>>();
+  private readonly byCall = new Map<string, AgentImage>();
+  private readonly ended = new Set<string>();
+  private readonly restored: Restored[] = [];
+
+  constructor(
+    private readonly core: RuntimeCore,
+    private readonly image: SessionImage,
+  ) {
+    const root = core.heads.root();
+    this.heads.set(requestHeadHash(root), root);
+    for (const agent of image.agents.values()) {
+      const { parent, snapshot } = agent.spawn;
+      if (parent === null) continue;
+      const wanted = this.versions.get(parent) ?? new Map<number, Dialogue | undefined>();
+      wanted.set(snapshot.length, undefined);
+      this.versions.set(parent, wanted);
+      if (snapshot.call !== null) this.byCall.set(`${parent}\n${snapshot.call}`, agent);
+    }
+  }
+
+  run(): void {
+    // A crash before the root's descriptor was written: the session had not started.
+    if (this.image.agents.size === 0) return this.core.startRoot();
+    for (const agent of this.image.agents.values()) this.restore(agent);
+    for (const r of this.restored) r.actor.start();
+    for (const r of this.restored) this.answerPending(r);
+    for (const agent of this.image.agents.values()) this.deliverIfOwed(agent);
+  }
+
+  private head(hash: string): SystemConfiguration {
+    let head = this.heads.get(hash);
+    if (!head) {
+      head = deepFreeze(structuredClone(this.image.blobs.get(hash))) as SystemConfiguration;
+      this.core.heads.adopt(head);
+      this.heads.set(hash, head);
+    }
+    return head;
+  }
+
+  private inputOf(agent: AgentImage): AgentInput {
+    const { spawn } = agent;
+    const { spec, framing, ...rest } = spawn.input as Record<string, unknown> & { spec: ContextSpec | null; framing: AgentInput['framing'] };
+    let snapshot: AgentInput['snapshot'];
+    if (spawn.parent !== null && spec !== null) {
+      const source = this.versions.get(spawn.parent)?.get(spawn.snapshot.length);
+      if (!source) throw new RuntimeError('resume_failed', `cannot resume ${spawn.path}: its parent's dialogue never reached the ${spawn.snapshot.length} entries its context was taken from`);
+      snapshot = selectSnapshot(source, spec, spawn.snapshot.call !== null ? { triggeringCallId: spawn.snapshot.call } : {});
+    }
+    const projectContext = spawn.projectContext === null ? undefined : (this.image.blobs.get(spawn.projectContext) as string);
+    return {
+      ...(rest as unknown as AgentInput),
+      system: this.head(spawn.head),
+      snapshot,
+      framing: framing?.kind === 'independent' && projectContext !== undefined ? { ...framing, projectContext } : framing,
+    };
+  }
+
+  /** The agent's full dialogue (seed, then its own entries), keeping the versions its subagents need. */
+  private dialogueOf(agent: AgentImage, input: AgentInput, seeded: boolean): Dialogue {
+    const wanted = this.versions.get(agent.spawn.path);
+    let dialogue = seeded && input.snapshot ? Dialogue.seeded(input.snapshot.entries) : Dialogue.empty();
+    const keep = (): void => {
+      if (wanted?.has(dialogue.length)) wanted.set(dialogue.length, dialogue);
+    };
+    keep();
+    if (!wanted) return dialogue.appendAll(agent.entries);
+    for (const entry of agent.entries) {
+      dialogue = dialogue.append(entry);
+      keep();
+    }
+    return dialogue;
+  }
+
+  private restore(agent: AgentImage): void {
+    const { spawn } = agent;
+    const input = this.inputOf(agent);
+    const running = agent.state.startsWith('running') || agent.entries.length > 0;
+    const dialogue = this.dialogueOf(agent, input, running);
+    this.dialogues.set(spawn.path, dialogue);
+    const core = this.core;
+    if (agent.result) {
+      this.ended.add(spawn.path);
+      core.retention.add(agent.result, dialogue);
+      return;
+    }
+    const context = this.contextOf(agent, input, dialogue);
+    if (spawn.parent !== null && this.ended.has(spawn.parent)) {
+      // Its parent finished before the crash, which cancels every subagent it leaves behind.
+      this.ended.add(spawn.path);
+      const result = resultOf({ ...context, status: 'cancelled', stopReason: 'cancelled', error: `${spawn.parent} finished` }, input.startedAt);
+      core.journal?.settled(result, dialogue);
+      core.retention.add(result, dialogue);
+      return;
+    }
+    const record =
+      spawn.parent === null
+        ? core.registry.addRoot(spawn.path, input.startedAt)
+        : core.registry.reserve({
+            parentPath: spawn.parent,
+            name: spawn.path.slice(spawn.parent.length + 1),
+            role: input.role,
+            contextLabel: input.contextLabel,
+            delivery: input.delivery,
+            lifetime: input.lifetime,
+            task: input.task ?? '',
+            now: input.startedAt,
+          });
+    const parent = spawn.parent === null ? undefined : core.registry.get(spawn.parent)?.actor;
+    const inspect = spawn.parent === null && core.options.inspect ? { inspect: sanitizingObserver(core.options.inspect, (error) => core.reportListenerError(error, 'inspect')) } : {};
+    let actor: AnyActorRef;
+    let answers: ToolCall[] = [];
+    if (agent.state.startsWith('running')) {
+      const plan = this.planChildren(agent, context);
+      answers = plan.answers;
+      const persisted = { status: 'active', value: stateValueOf(agent.state), context, children: plan.children, historyValue: {}, output: undefined, error: undefined };
+      actor = createActor(core.logic, { snapshot: persisted as never, input, id: spawn.path, ...(parent ? { parent } : {}), ...inspect });
+      if (spawn.parent !== null) record.phase = 'published';
+    } else {
+      // Not yet running: start from the input; journaled hook outcomes and backgrounds are replayed.
+      actor = createActor(core.logic, { input, id: spawn.path, ...(parent ? { parent } : {}), ...inspect });
+    }
+    record.actor = actor;
+    core.watch(record);
+    this.restored.push({ agent, actor, dialogue, answers });
+  }
+
+  private contextOf(agent: AgentImage, input: AgentInput, dialogue: Dialogue): AgentContext {
+    let lastText = '';
+    for (let i = agent.entries.length - 1; i >= 0; i--) {
+      const entry = agent.entries[i]!;
+      if (entry.kind === 'assistant') {
+        lastText = entry.text;
+        break;
+      }
+    }
+    let inbox = null as InboxQueue;
+    for (const item of agent.queued) inbox = { item, next: inbox, size: (inbox?.size ?? 0) + 1 };
+    const initial = this.core.logic.config.context as (args: { input: AgentInput }) => AgentContext;
+    return {
+      ...initial({ input }),
+      acceptedTask: agent.hookTask ?? input.task,
+      background: agent.background?.text,
+      dialogue,
+      inbox,
+      step: agent.step,
+      usage: agent.usage,
+      lastText,
+      closeRequested: agent.close,
+      turnsCompleted: agent.turns,
+      turnOpenedBy: agent.openedBy,
+    };
+  }
+
+  /** The invoked and spawned actors of a restored state, named by their logic's key. */
+  private planChildren(agent: AgentImage, context: AgentContext): { children: Record<string, unknown>; answers: ToolCall[] } {
+    const path = agent.spawn.path;
+    const active = (input: unknown) => ({ status: 'active', output: undefined, error: undefined, input });
+    if (agent.state === 'running.working.sampling') {
+      const input = {
+        path,
+        dialogue: context.dialogue,
+        system: context.input.system,
+        model: context.input.model,
+        effort: context.input.effort,
+        turn: context.turnsCompleted,
+        step: context.step,
+      };
+      return { children: { model: { src: 'sampleModel', snapshot: active(input) } }, answers: [] };
+    }
+    if (agent.state !== 'running.working.acting') return { children: {}, answers: [] };
+    const children: Record<string, unknown> = {};
+    const answers: ToolCall[] = [];
+    const idempotent = new Set(this.core.options.idempotentTools ?? []);
+    for (const call of context.dialogue.pendingCalls()) {
+      const child = call.name === 'Agent' ? this.byCall.get(`${path}\n${call.id}`) : undefined;
+      // An Agent call whose spawn never reached the journal had no effect yet: run it again.
+      const repeat = call.name === 'Agent' ? child === undefined : REPEATABLE_BUILTINS.has(call.name) || idempotent.has(call.name);
+      if (repeat) children[`tool:${call.id}`] = { src: 'executeTool', snapshot: active({ path, call }) };
+      else answers.push(call);
+    }
+    return { children, answers };
+  }
+
+  /** Answers the pending calls the restored actor does not run again. */
+  private answerPending(r: Restored): void {
+    const path = r.agent.spawn.path;
+    for (const call of r.answers) {
+      const child = call.name === 'Agent' ? this.byCall.get(`${path}\n${call.id}`) : undefined;
+      if (!child) {
+        const content = `Error (interrupted): the session stopped while this "${call.name}" call was running, so whether it took effect is unknown; check before repeating it.`;
+        r.actor.send({ type: 'tool.result', callId: call.id, toolName: call.name, content, isError: true });
+      } else if (child.spawn.input['delivery'] === 'parent') {
+        const content = receiptToolContent({ path: child.spawn.path, context: String(child.spawn.input['contextLabel']), lifetime: String(child.spawn.input['lifetime']) });
+        r.actor.send({ type: 'tool.result', callId: call.id, toolName: 'Agent', content, isError: false });
+      } else if (!child.result) {
+        this.awaitFirstReport(r.actor, child, call.id);
+      }
+      // A settled caller-delivery subagent's result is delivered by deliverIfOwed.
+    }
+  }
+
+  /** A live caller-delivery subagent answers its parent's Agent call with its first report. */
+  private awaitFirstReport(parent: AnyActorRef, child: AgentImage, callId: string): void {
+    const path = child.spawn.path;
+    const record = this.core.registry.get(path);
+    if (!record) return;
+    const answer = (content: string, isError: boolean): void => parent.send({ type: 'tool.result', callId, toolName: 'Agent', content, isError });
+    if (child.state === 'running.idle' && child.turns > 0) {
+      const text = this.restored.find((r) => r.agent === child)?.actor.getSnapshot().context.lastText ?? '';
+      answer(firstTurnToolContent({ path, text, turn: child.turns - 1 }), false);
+      return;
+    }
+    record.onFirstReport = (report) =>
+      report.kind === 'result'
+        ? answer(resultToolContent(report.result), report.result.status !== 'completed')
+        : answer(firstTurnToolContent({ path, text: report.text, turn: report.turn }), false);
+  }
+
+  /** Delivers a result the journal shows settled but not delivered, exactly once. */
+  private deliverIfOwed(agent: AgentImage): void {
+    const { result, spawn } = agent;
+    if (!result || agent.delivered || spawn.parent === null) return;
+    const parent = this.core.registry.get(spawn.parent);
+    if (!parent?.actor || parent.phase !== 'published') return;
+    const call = spawn.snapshot.call;
+    const pending = call !== null && (parent.actor.getSnapshot() as { context: AgentContext }).context.dialogue.pendingCalls().some((c) => c.id === call);
+    if (pending && spawn.input['delivery'] !== 'parent') {
+      parent.actor.send({ type: 'tool.result', callId: call, toolName: 'Agent', content: resultToolContent(result), isError: result.status !== 'completed' });
+    } else {
+      this.core.deliverNotice(spawn.parent, result);
+    }
+  }
+}
+
+/** `running.working.sampling` → `{ running: { working: 'sampling' } }`. */
+function stateValueOf(state: string): unknown {
+  const parts = state.split('.');
+  let value: unknown = parts.pop();
+  while (parts.length > 0) value = { [parts.pop()!]: value };
+  return value;
+}
+

@@ -1,0 +1,96 @@
+/**
+ * The records a session journal holds, after its `session` header. Each fact is written
+ * once: a dialogue entry when it is appended, a shared value (a request head, the project
+ * context) once as a `blob` that descriptors name by hash, and a fork's copied entries not at
+ * all: its descriptor names the parent and the parent's dialogue length they were taken at.
+ */
+import type { AgentResult, InboxItem } from '../../machines/agent.types.js';
+import type { Entry, UserOrigin } from '../dialogue/entry.js';
+import type { Usage } from '../model/adapter.js';
+
+/** A value several descriptors share, written once. */
+export interface BlobRecord {
+  readonly type: 'blob';
+  readonly hash: string;
+  readonly value: unknown;
+}
+
+/** Where a subagent's seeded entries come from: its parent's dialogue at `length`. */
+export interface SnapshotRef {
+  readonly length: number;
+  /** The Agent call that spawned it (never part of the snapshot), or null for host spawns. */
+  readonly call: string | null;
+}
+
+/**
+ * An agent's descriptor, written when it is reserved: who it is, its request head (by hash)
+ * with its preset and tool filter, its persona, and the rest of its immutable input.
+ */
+export interface SpawnRecord {
+  readonly type: 'spawn';
+  readonly path: string;
+  readonly parent: string | null;
+  readonly sessionId: string;
+  readonly role: string | null;
+  readonly preset: string;
+  /** Hash of the system configuration (a `blob` record holds it). */
+  readonly head: string;
+  /** The tools the head offers, and those its filter removed. */
+  readonly tools: { readonly allowed: readonly string[]; readonly removed: readonly string[] };
+  /** The role instructions the agent runs under, if any. */
+  readonly persona: string | null;
+  readonly snapshot: SnapshotRef;
+  /** Hash of the project context its task framing carries (a `blob`), if any. */
+  readonly projectContext: string | null;
+  /** The rest of the agent's input, as JSON (head, snapshot and project context by reference). */
+  readonly input: { readonly [key: string]: unknown };
+}
+
+/**
+ * What changed in one agent between two of its snapshots: its state, the entries appended,
+ * inbox items queued while it worked, and the counters that changed.
+ */
+export interface AdvanceRecord {
+  readonly type: 'advance';
+  readonly path: string;
+  readonly state: string;
+  readonly entries?: readonly Entry[];
+  readonly queued?: readonly InboxItem[];
+  readonly usage?: Usage;
+  readonly step?: number;
+  readonly turns?: number;
+  readonly close?: boolean;
+  readonly openedBy?: UserOrigin | null;
+}
+
+/** The task hooks allowed the spawn, with this (possibly rewritten) task. */
+export interface HookRecord {
+  readonly type: 'hook';
+  readonly path: string;
+  readonly task: string;
+}
+
+/** The generated background, on the subagent's record only. */
+export interface BackgroundRecord {
+  readonly type: 'background';
+  readonly path: string;
+  readonly text: string;
+  readonly usage: Usage;
+}
+
+/** An agent's one result with the entries its last transition appended (written before it is delivered). */
+export interface ResultRecord {
+  readonly type: 'result';
+  readonly path: string;
+  readonly result: AgentResult;
+  readonly entries?: readonly Entry[];
+}
+
+/** The agent's path and slot were released. */
+export interface ReleaseRecord {
+  readonly type: 'release';
+  readonly path: string;
+}
+
+/** Any record after the header. */
+export type SessionRecord = BlobRecord | SpawnRecord | AdvanceRecord | HookRecord | BackgroundRecord | ResultRecord | ReleaseRecord;
