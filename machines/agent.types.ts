@@ -1,6 +1,12 @@
 /**
  * Types of the agent machine: its input, context, events and the shapes its
- * runtime-provided actors take and return. Pure data, so snapshots can be persisted.
+ * runtime-provided actors take and return.
+ *
+ * The context is not plain JSON: `dialogue` is a {@link Dialogue} (an immutable log with
+ * private storage) and the input holds frozen snapshot views, so XState's
+ * `getPersistedSnapshot()` is not a durable format (serialized, the dialogue loses its
+ * entries). Sessions are made durable by the journal instead (`RuntimeOptions.store`,
+ * `resumeRuntime`), which restores actors from what it recorded.
  */
 import type { Attachment, CompactionEntry, JsonValue, ToolCall, UserOrigin } from '../src/dialogue/entry.js';
 import type { Dialogue } from '../src/dialogue/dialogue.js';

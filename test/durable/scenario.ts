@@ -21,8 +21,16 @@ interface Step {
 
 const agent = (task_name: string, message: string, context: string | number) => ({ name: 'Agent', arguments: { task_name, message, context } });
 
-/** Replies by agent path, turn and step. */
-export const SCRIPT: Readonly<Record<string, Readonly<Record<number, readonly Step[]>>>> = {
+type Script = Readonly<Record<string, Readonly<Record<number, readonly Step[]>>>>;
+
+/** Replies by agent path, turn and step; `/root/fork_a` looks `lookups` topics up, one per step. */
+export function scenarioScript(lookups: number): Script {
+  const steps: Step[] = [];
+  for (let i = 0; i < lookups; i++) steps.push({ calls: [{ name: 'lookup', arguments: { q: `topic ${i}` } }] });
+  return { ...SCRIPT, '/root/fork_a': { 0: [...steps, { text: 'The parser drops nested braces.' }] } };
+}
+
+const SCRIPT: Script = {
   '/root': {
     0: [
       { calls: [agent('fork_a', 'Check the parser.', 'all')] },
@@ -46,11 +54,11 @@ export const SCRIPT: Readonly<Record<string, Readonly<Record<number, readonly St
 const USAGE = { ...ZERO_USAGE, inputTokens: 10, outputTokens: 3 };
 
 /** The scripted model: replies from {@link SCRIPT}; gated steps wait for a result. */
-export function scenarioModel(runtimeRef: { current: Runtime | undefined }): ModelAdapter & Summarizer {
+export function scenarioModel(runtimeRef: { current: Runtime | undefined }, script: Script = SCRIPT): ModelAdapter & Summarizer {
   return {
     name: 'scenario',
     async sample(_request: ModelRequest, context: SampleContext): Promise<ModelResponse> {
-      const step = SCRIPT[context.agentPath]?.[context.turn]?.[context.step];
+      const step = script[context.agentPath]?.[context.turn]?.[context.step];
       if (!step) return { text: `(unscripted ${context.agentPath} ${context.turn}/${context.step})`, toolCalls: [], usage: USAGE };
       if (step.hang) {
         await new Promise<never>((_, reject) => context.signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true }));
@@ -119,9 +127,9 @@ export async function drive(runtime: Runtime): Promise<void> {
 }
 
 /** Runs the scenario on `store`: a new session, or the resumption of the one it holds. */
-export async function runScenario(store: SessionStore, mode: 'fresh' | 'resume'): Promise<Runtime> {
+export async function runScenario(store: SessionStore, mode: 'fresh' | 'resume', lookups = 1): Promise<Runtime> {
   const ref: { current: Runtime | undefined } = { current: undefined };
-  const options = scenarioOptions(scenarioModel(ref), store);
+  const options = scenarioOptions(scenarioModel(ref, scenarioScript(lookups)), store);
   const runtime = mode === 'fresh' ? createRuntime(options) : resumeRuntime({ ...options, store });
   ref.current = runtime;
   await drive(runtime);
