@@ -211,6 +211,16 @@ export class RuntimeCore {
     this.accounts.set(path, this.ledger.open(parent, model));
   }
 
+  /**
+   * Resume: reopens an agent's account with what it had spent, so its ancestors' subtree
+   * totals count it again; a settled agent's account is closed once its subagents reopened theirs.
+   */
+  reopenAccount(path: string, parentPath: string | null, model: string, spent: Usage): () => void {
+    this.openAccount(path, parentPath, model);
+    this.accounts.get(path)?.set(spent);
+    return () => this.accounts.delete(path);
+  }
+
   /** An agent's own and subtree usage so far (live agents only). */
   usageOf(path: string): { readonly usage: Usage; readonly subtreeUsage: Usage } | undefined {
     const account = this.accounts.get(path);

@@ -73,6 +73,8 @@ class Restorer {
   private readonly byCall = new Map<string, AgentImage>();
   private readonly ended = new Set<string>();
   private readonly restored: Restored[] = [];
+  /** Closes the usage accounts of agents that had settled, once every account is open. */
+  private readonly closeAccounts: Array<() => void> = [];
 
   constructor(
     private readonly core: RuntimeCore,
@@ -94,6 +96,7 @@ class Restorer {
     // A crash before the root's descriptor was written: the session had not started.
     if (this.image.agents.size === 0) return this.core.startRoot();
     for (const agent of this.image.agents.values()) this.restore(agent);
+    for (const close of this.closeAccounts) close();
     for (const r of this.restored) r.actor.start();
     for (const r of this.restored) this.answerPending(r);
     for (const agent of this.image.agents.values()) this.deliverIfOwed(agent);
@@ -150,8 +153,10 @@ class Restorer {
     const dialogue = this.dialogueOf(agent, input, running);
     this.dialogues.set(spawn.path, dialogue);
     const core = this.core;
+    const closeAccount = core.reopenAccount(spawn.path, spawn.parent, input.model, agent.result?.usage ?? agent.usage);
     if (agent.result) {
       this.ended.add(spawn.path);
+      this.closeAccounts.push(closeAccount);
       core.retention.add(agent.result, dialogue);
       return;
     }
@@ -159,9 +164,10 @@ class Restorer {
     if (spawn.parent !== null && this.ended.has(spawn.parent)) {
       // Its parent finished before the crash, which cancels every subagent it leaves behind.
       this.ended.add(spawn.path);
-      const result = resultOf({ ...context, status: 'cancelled', stopReason: 'cancelled', error: `${spawn.parent} finished` }, input.startedAt);
+      const result = { ...resultOf({ ...context, status: 'cancelled', stopReason: 'cancelled', error: `${spawn.parent} finished` }, input.startedAt), ...core.usageOf(spawn.path) };
       core.journal?.settled(result, dialogue);
       core.retention.add(result, dialogue);
+      this.closeAccounts.push(closeAccount);
       return;
     }
     const record =
