@@ -280,7 +280,6 @@ export interface RuntimeOptions {
   readonly resultMetadata?: ResultMetadata;
   /**
    * The tree's session id (results carry it as `treeId`; each agent has its own `sessionId`);
-   * generated when omitted.
    * generated when omitted (a `store`'s session id wins).
    */
   readonly sessionId?: string;
