@@ -14,7 +14,7 @@
  * - agents whose parent had already finished are cancelled, as they would have been.
  *
  * Actors are restored from snapshots whose child actors name their logic by string key
- * (`sampleModel`, `executeTool`), and no `after` timer is relied on.
+ * (`sampleModel`, `runToolCalls`), and no `after` timer is relied on.
  */
 import { createActor, type AnyActorRef } from 'xstate';
 import type { AgentContext, AgentInput, InboxQueue } from '../../machines/agent.types.js';
@@ -246,16 +246,18 @@ class Restorer {
       return { children: { model: { src: 'sampleModel', snapshot: active(input) } }, answers: [] };
     }
     if (agent.state !== 'running.working.acting') return { children: {}, answers: [] };
-    const children: Record<string, unknown> = {};
+    const repeated: ToolCall[] = [];
     const answers: ToolCall[] = [];
     const idempotent = new Set(this.core.options.idempotentTools ?? []);
     for (const call of context.dialogue.pendingCalls()) {
       const child = call.name === 'Agent' ? this.byCall.get(`${path}\n${call.id}`) : undefined;
       // An Agent call whose spawn never reached the journal had no effect yet: run it again.
       const repeat = call.name === 'Agent' ? child === undefined : REPEATABLE_BUILTINS.has(call.name) || idempotent.has(call.name);
-      if (repeat) children[`tool:${call.id}`] = { src: 'executeTool', snapshot: active({ path, call }) };
+      if (repeat) repeated.push(call);
       else answers.push(call);
     }
+    // The step's tool actor runs again with only the calls that may be repeated.
+    const children = repeated.length > 0 ? { tools: { src: 'runToolCalls', snapshot: active({ path, calls: repeated }) } } : {};
     return { children, answers };
   }
 
