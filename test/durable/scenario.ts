@@ -83,6 +83,8 @@ export function scenarioOptions(model: ModelAdapter & Summarizer, store: Session
     store,
     now: () => 0,
     sessionId: store.sessionId,
+    // fork_a's lookups are one step each: more than the default step cap.
+    defaults: { maxSteps: 500 },
     tools: [
       defineRuntimeTool({
         name: 'lookup',
@@ -114,10 +116,10 @@ export async function drive(runtime: Runtime): Promise<void> {
     if (path === '/root/slow') cancelSlow();
   });
   cancelSlow();
-  if (!hasPersonEntry(runtime, '/root')) runtime.prompt('Prepare the release.');
+  if (!hasPersonEntry(runtime, '/root')) void runtime.prompt('Prepare the release.');
   await runtime.whenQuiet();
   if (runtime.stateOf('/root/cont_c') !== undefined && !hasPersonEntry(runtime, '/root/cont_c')) {
-    runtime.prompt('Is it still green?', { to: '/root/cont_c' });
+    void runtime.prompt('Is it still green?', { to: '/root/cont_c' });
     await runtime.whenQuiet();
   }
   if (runtime.stateOf('/root/cont_c') !== undefined) {
