@@ -13,6 +13,10 @@ export interface DemoArgs {
   readonly speed: number;
   /** `provider:model` to run the session against a real model instead of the script. */
   readonly live: string | undefined;
+  /** Journal the session to this directory (a JSON Lines file per session). */
+  readonly journal: string | undefined;
+  /** Resume the session journaled in this directory. */
+  readonly resume: string | undefined;
 }
 
 /** What `--help` prints. */
@@ -29,6 +33,10 @@ Options:
                    (needs the @statelyai/inspect package; the demo says so when it is missing).
   --record FILE    Record the sanitized inspection trace to FILE as JSON Lines.
   --latency N      Multiply every scripted latency by N (default 1; 0 = instant).
+  --journal DIR    Journal the session to DIR (one JSON Lines file per session), so a crash
+                   loses nothing: resume it with --resume DIR.
+  --resume DIR     Resume the session journaled in DIR: settled subagents come back as
+                   results, live ones where they were; the remaining prompts are played.
   --live P:MODEL   Run the same session against a real model through the AI SDK, e.g.
                    --live anthropic:claude-sonnet-4-5 (needs npm i @ai-sdk/anthropic and
                    ANTHROPIC_API_KEY). The model, not the script, decides what to delegate.
@@ -47,6 +55,8 @@ export function parseDemoArgs(argv: readonly string[]): DemoArgs {
       record: { type: 'string' },
       latency: { type: 'string' },
       live: { type: 'string' },
+      journal: { type: 'string' },
+      resume: { type: 'string' },
     },
     strict: true,
     allowPositionals: false,
@@ -54,6 +64,10 @@ export function parseDemoArgs(argv: readonly string[]): DemoArgs {
   const speed = values.latency === undefined ? 1 : Number(values.latency);
   if (!Number.isFinite(speed) || speed < 0) throw new Error(`--latency takes a number >= 0 (got ${JSON.stringify(values.latency)})`);
   if (values.record !== undefined && values.record.trim() === '') throw new Error('--record takes a file name');
+  for (const flag of ['journal', 'resume'] as const) {
+    if (values[flag] !== undefined && values[flag].trim() === '') throw new Error(`--${flag} takes a directory`);
+  }
+  if (values.journal !== undefined && values.resume !== undefined) throw new Error('--journal and --resume exclude each other (a resumed session keeps its journal)');
   return {
     help: values.help === true,
     color: values['no-color'] !== true,
@@ -61,5 +75,7 @@ export function parseDemoArgs(argv: readonly string[]): DemoArgs {
     record: values.record,
     speed,
     live: values.live,
+    journal: values.journal,
+    resume: values.resume,
   };
 }

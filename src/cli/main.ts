@@ -6,7 +6,7 @@ import { formatResults, palette, wrap, type TextSink } from './format.js';
 import { combineObservers, loadInspector, loadRecorder, type OptionalFeature } from './optional.js';
 import { runDemoSession } from './session.js';
 import { loadLiveModel, parseLiveSpec, type Importer } from './live.js';
-import type { ModelAdapter } from '../index.js';
+import { createJsonlStore, openJsonlStore, type ModelAdapter, type SessionStore } from '../index.js';
 
 /** Where the command writes, and the Ctrl-C it listens to. */
 export interface CliIo {
@@ -63,6 +63,15 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     }
   }
 
+  let store: SessionStore | undefined;
+  try {
+    store = args.resume !== undefined ? openJsonlStore({ dir: args.resume }) : args.journal !== undefined ? createJsonlStore({ dir: args.journal, sessionId: 'demo-release-2.0' }) : undefined;
+  } catch (error) {
+    err.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    return 2;
+  }
+  if (store) err.write(`${p.cyan('note:')} ${args.resume !== undefined ? 'resuming the session journaled in' : 'journaling the session to'} ${store.location}\n`);
+
   try {
     out.write(`${p.bold('subagent-actors demo')}: the root agent prepares the kite 2.0 release with subagents\n\n`);
     const outcome = await runDemoSession({
@@ -73,6 +82,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       ...(liveModel ? { liveModel } : {}),
       ...(inspect ? { inspect } : {}),
       ...(io.signal ? { signal: io.signal } : {}),
+      ...(store ? { store, resume: args.resume !== undefined } : {}),
     });
     const width = Math.min(110, out.columns ?? 100);
     const answer = outcome.rootReplies.at(-1);
@@ -99,5 +109,6 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     // Inspectors send each event a tick after it happens: let the last ones out first.
     await new Promise<void>((done) => setImmediate(done));
     await Promise.all(features.map((f) => f.close()));
+    await store?.close();
   }
 }

@@ -6,6 +6,8 @@
  */
 import {
   createRuntime,
+  resumeRuntime,
+  type SessionStore,
   loadDefinitions,
   modelSummarizer,
   type AgentResult,
@@ -50,6 +52,9 @@ export interface DemoSessionOptions {
    * is quiet; subagents still open then are cancelled.
    */
   readonly liveModel?: { readonly adapter: ModelAdapter; readonly modelId: string };
+  /** Journals the session to this store; with `resume`, resumes the session it holds. */
+  readonly store?: SessionStore;
+  readonly resume?: boolean;
 }
 
 /** What a finished session leaves. */
@@ -88,7 +93,7 @@ export async function runDemoSession(options: DemoSessionOptions): Promise<DemoS
   const adapter: ModelAdapter = live?.adapter ?? model!;
   let narrate: (who: string, text: string) => void = () => {};
   let modelRequests = 0;
-  const runtime = createRuntime({
+  const runtimeOptions = {
     model: narratingModel(adapter, (path, text) => narrate(path, text), () => modelRequests++),
     summarizer: live ? modelSummarizer(live.adapter, { model: live.modelId }) : model!,
     ...(live ? { modelId: live.modelId } : {}),
@@ -97,7 +102,10 @@ export async function runDemoSession(options: DemoSessionOptions): Promise<DemoS
     ...demoRuntimeOptions(clock, ms),
     ...(options.now ? { now: options.now } : {}),
     ...(options.inspect ? { inspect: options.inspect } : {}),
-  });
+    ...(options.store ? { store: options.store } : {}),
+  };
+  const store = options.store;
+  const runtime = options.resume && store ? resumeRuntime({ ...runtimeOptions, store }) : createRuntime(runtimeOptions);
   options.onRuntime?.(runtime);
 
   const view = new TreeView({
@@ -120,14 +128,20 @@ export async function runDemoSession(options: DemoSessionOptions): Promise<DemoS
   view.attach(runtime);
   for (const warning of loaded.warnings) view.log('warning', warning);
   try {
+    // A resumed session plays only the prompts it had not received (its turns in progress finish first).
+    const given = personPrompts(runtime);
+    if (given > 0) await runtime.whenQuiet();
+    // A session that was stopped before its journal was resumed has nothing left to do.
+    const stopped = runtime.stateOf(runtime.rootPath) === undefined;
     for (const [turn, prompt] of PERSON_PROMPTS.entries()) {
+      if (turn < given || stopped) continue;
       view.log('person', preview(prompt, 150));
       runtime.prompt(prompt);
       await watch.until(() => watch.turnEnded(runtime.rootPath, turn), options.signal);
     }
     // Every subagent reports exactly once; wait for the last report, then for quiet. A live
     // model may leave continuable subagents open: after quiet, stop() cancels (and reports) them.
-    if (!live) await watch.until(() => runtime.slotsInUse === 0, options.signal);
+    if (!live && !stopped) await watch.until(() => runtime.slotsInUse === 0, options.signal);
     await runtime.whenQuiet();
     const results = runtime.results.filter((r) => r.path !== runtime.rootPath);
     const slotsInUseAtEnd = runtime.slotsInUse;
@@ -138,6 +152,13 @@ export async function runDemoSession(options: DemoSessionOptions): Promise<DemoS
     watch.detach();
     runtime.stop('demo finished');
   }
+}
+
+/** How many person prompts the root's dialogue holds (0 for a new session, or a finished one). */
+function personPrompts(runtime: Runtime): number {
+  let count = 0;
+  for (const entry of runtime.dialogue(runtime.rootPath)?.log ?? []) if (entry.kind === 'user' && entry.origin.kind === 'person') count++;
+  return count;
 }
 
 /** A one-line description of a coordination tool call, or undefined for other tools. */

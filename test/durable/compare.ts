@@ -4,7 +4,7 @@
  */
 import { readJournal } from '../../src/store/jsonl.js';
 import { replayJournal } from '../../src/store/replay.js';
-import type { Entry } from '../../src/index.js';
+import type { Entry, JournalRecord } from '../../src/index.js';
 
 function withoutId(entry: Entry): unknown {
   const { id: _id, ...rest } = entry;
@@ -13,8 +13,12 @@ function withoutId(entry: Entry): unknown {
 
 /** The comparable outcome of a finished session's journal file. */
 export function outcomeOf(file: string): { agents: Record<string, unknown>; duplicates: string[] } {
-  const { records } = readJournal(file, false);
-  const image = replayJournal(records, file);
+  return outcomeOfRecords(readJournal(file, false).records, file);
+}
+
+/** The comparable outcome of a finished session's records. */
+export function outcomeOfRecords(records: readonly JournalRecord[], location: string): { agents: Record<string, unknown>; duplicates: string[] } {
+  const image = replayJournal(records, location);
   const agents: Record<string, unknown> = {};
   for (const [path, agent] of image.agents) {
     // Entry ids and agents' own session ids are random per run; everything else must match.
