@@ -16,7 +16,6 @@ import {
   openJsonlStore,
   resumeRuntime,
   RuntimeError,
-  serializeRequest,
   StoreError,
   ZERO_USAGE,
   type ModelAdapter,
@@ -27,6 +26,7 @@ import {
   type Summarizer,
 } from '../../src/index.js';
 import { replayJournal } from '../../src/store/replay.js';
+import { serializeRequest } from '../../src/request/index.js';
 
 const work = mkdtempSync(join(tmpdir(), 'guarantees-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
