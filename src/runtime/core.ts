@@ -441,7 +441,7 @@ export class RuntimeCore {
     }
   }
 
-  private reportListenerError(error: unknown, source: keyof RuntimeEvents | 'inspect'): void {
+  reportListenerError(error: unknown, source: keyof RuntimeEvents | 'inspect'): void {
     try {
       (this.options.onListenerError ?? ((e: unknown) => console.error(`subagent-actors: a runtime ${source === 'inspect' ? 'inspection observer' : 'listener'} threw`, e)))(error, source);
     } catch {

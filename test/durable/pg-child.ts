@@ -10,7 +10,8 @@ import { createPostgresStore, openPostgresStore } from '../../src/store/postgres
 import { runScenario } from './scenario.js';
 
 const [mode, url, schema, afterArg, how] = process.argv.slice(2);
-const base = { connectionString: url!, schema: schema!, sessionId: 'crash', leaseMs: 600 };
+// Long enough that a loaded machine's event-loop delays never cost the holder its lease.
+const base = { connectionString: url!, schema: schema!, sessionId: 'crash', leaseMs: 2500 };
 const say = (value: unknown): boolean => process.stdout.write(`${JSON.stringify(value)}\n`);
 
 if (mode === 'hold') {
