@@ -13,6 +13,7 @@ import type { ExtensionAPI, ExtensionContext, ExtensionFactory, ToolInfo } from 
 import type { TSchema } from '@earendil-works/pi-ai';
 import type { InboxItem } from '../../machines/agent.types.js';
 import { loadDefinitions } from '../policy/load.js';
+import { provenanceText } from '../model/ai-sdk-prompt.js';
 import { agentToolSchema, roleCatalogText } from '../request/role-catalog.js';
 import { BUILTIN_TOOL_NAMES, type BuiltinToolName } from '../request/tool-names.js';
 import { BUILTIN_TOOL_SCHEMAS } from '../request/tools.js';
@@ -51,8 +52,7 @@ const SESSION_TOOL_NAMES: readonly BuiltinToolName[] = BUILTIN_TOOL_NAMES;
 
 /** How a message or notice for the Pi session reads: who sent it, in a form its text cannot forge. */
 function noticeText(item: InboxItem): string {
-  if (item.origin.kind !== 'message') return item.text;
-  return `<agent_message from=${JSON.stringify(item.origin.from)}>\n${item.text.replaceAll('</agent_message>', '<\\/agent_message>')}\n</agent_message>`;
+  return provenanceText(item.origin, item.text);
 }
 
 /** One Pi session's runtime, created when the session first uses a subagent tool. */

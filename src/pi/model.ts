@@ -6,7 +6,7 @@
 import { completeSimple, type AssistantMessage, type Context, type Message, type Model, type Tool } from '@earendil-works/pi-ai';
 import type { Entry } from '../dialogue/entry.js';
 import type { ModelAdapter, ModelResponse } from '../model/adapter.js';
-import { attachmentText, compactionText } from '../model/ai-sdk-prompt.js';
+import { attachmentText, compactionText, provenanceText } from '../model/ai-sdk-prompt.js';
 import type { ModelRequest, ToolSchema } from '../request/types.js';
 import { piMessageOf } from './branch.js';
 
@@ -38,7 +38,7 @@ function messageOf(entry: Entry, replies: ReplyMemory, model: Model<string>): Me
   if (original !== undefined) return original;
   switch (entry.kind) {
     case 'user':
-      return userMessage([entry.text, ...entry.attachments.map((a) => attachmentText(a.name, a.content))].join('\n\n'));
+      return userMessage([provenanceText(entry.origin, entry.text), ...entry.attachments.map((a) => attachmentText(a.name, a.content))].join('\n\n'));
     case 'compaction':
       return userMessage(compactionText(entry.summary));
     case 'assistant': {

@@ -146,6 +146,8 @@ describe('subagent-actors/pi', () => {
     await woke;
     const wake = harness.requests.find((r) => lastText(r).includes('<subagent_result>'))!;
     expect(lastText(wake)).toContain('background work finished');
+    // The notice names its sender in a wrapper its text cannot forge.
+    expect(lastText(wake)).toMatch(/^<agent_input kind="notice" from="\/root\/bg">/);
   });
 
   it('aborting the Pi turn cancels the running subagent and its subtree', async () => {
