@@ -5,10 +5,10 @@ import type { ContextMode, ContextSpec } from '../context/types.js';
 import type { Effort, JsonObject } from '../request/types.js';
 import type { PermissionMode } from './permission-mode.js';
 
-/** How a subagent's result reaches its parent (DESIGN §1 "delivery"). */
+/** How a subagent's result reaches its parent. */
 export type Delivery = 'caller' | 'parent';
 
-/** Whether a subagent settles after one turn or stays idle for follow-ups (DESIGN §1). */
+/** Whether a subagent settles after one turn or stays idle for follow-ups. */
 export type Lifetime = 'one-shot' | 'continuable';
 
 /** Where a definition was read from, for warnings, errors and host UIs. */
