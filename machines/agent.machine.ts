@@ -439,16 +439,7 @@ export const agentMachine = setup({
               invoke: {
                 id: 'model',
                 src: 'sampleModel',
-                input: ({ context }) => ({
-                  path: context.input.path,
-                  dialogue: context.dialogue,
-                  system: context.input.system,
-                  model: context.input.model,
-                  effort: context.input.effort,
-                  turn: context.turnsCompleted,
-                  step: context.step,
-                  output: context.input.output,
-                }),
+                input: ({ context }) => sampleInputOf(context),
                 onDone: [
                   {
                     guard: { type: 'replyHasToolCalls', params: ({ event }) => ({ output: event.output }) },
@@ -602,6 +593,20 @@ function stepLimitText(context: AgentContext): string {
 
 function attachmentsOf(item: InboxItem): { attachments?: InboxItem['attachments'] } {
   return item.attachments && item.attachments.length > 0 ? { attachments: item.attachments } : {};
+}
+
+/** The model request's input in the agent's current state (also what a resumed request is rebuilt from). */
+export function sampleInputOf(context: AgentContext): SampleInput {
+  return {
+    path: context.input.path,
+    dialogue: context.dialogue,
+    system: context.input.system,
+    model: context.input.model,
+    effort: context.input.effort,
+    turn: context.turnsCompleted,
+    step: context.step,
+    output: context.input.output,
+  };
 }
 
 function turnReportOf(context: AgentContext, status: TurnStatus, stopReason: StopReason, error?: string): TurnReport {

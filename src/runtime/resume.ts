@@ -18,7 +18,7 @@
  */
 import { createActor, type AnyActorRef } from 'xstate';
 import type { AgentContext, AgentInput, InboxQueue } from '../../machines/agent.types.js';
-import { resultOf } from '../../machines/agent.machine.js';
+import { resultOf, sampleInputOf } from '../../machines/agent.machine.js';
 import { selectSnapshot } from '../context/select.js';
 import type { ContextSpec } from '../context/types.js';
 import { Dialogue } from '../dialogue/dialogue.js';
@@ -234,15 +234,7 @@ class Restorer {
     const path = agent.spawn.path;
     const active = (input: unknown) => ({ status: 'active', output: undefined, error: undefined, input });
     if (agent.state === 'running.working.sampling') {
-      const input = {
-        path,
-        dialogue: context.dialogue,
-        system: context.input.system,
-        model: context.input.model,
-        effort: context.input.effort,
-        turn: context.turnsCompleted,
-        step: context.step,
-      };
+      const input = sampleInputOf(context);
       return { children: { model: { src: 'sampleModel', snapshot: active(input) } }, answers: [] };
     }
     if (agent.state !== 'running.working.acting') return { children: {}, answers: [] };
