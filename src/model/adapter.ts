@@ -56,6 +56,19 @@ export function addUsage(a: Usage, b: Usage): Usage {
   return a.cost !== undefined && b.cost !== undefined ? { ...sum, cost: a.cost + b.cost } : sum;
 }
 
+/** Subtracts usage counted earlier from a later running total. A cost is kept when the later total has one. */
+export function subtractUsage(after: Usage, before: Usage): Usage {
+  const out: Usage = {
+    inputTokens: after.inputTokens - before.inputTokens,
+    outputTokens: after.outputTokens - before.outputTokens,
+    cacheReadTokens: after.cacheReadTokens - before.cacheReadTokens,
+    cacheWriteTokens: after.cacheWriteTokens - before.cacheWriteTokens,
+    requests: after.requests - before.requests,
+    retries: after.retries - before.retries,
+  };
+  return after.cost !== undefined ? { ...out, cost: after.cost - (before.cost ?? 0) } : out;
+}
+
 /**
  * The usage of one answered request: the reply's tokens, counted as one request with no retry
  * unless the reply says otherwise. Extra `retries` (attempts the caller repeated) add to both

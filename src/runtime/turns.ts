@@ -5,7 +5,7 @@
  * subtree's, counted from the prompt) and the results of subagents that settled meanwhile.
  */
 import type { AgentResult, StopReason, TurnReport, TurnStatus } from '../../machines/agent.types.js';
-import { ZERO_USAGE, type Usage } from '../model/adapter.js';
+import { subtractUsage, ZERO_USAGE, type Usage } from '../model/adapter.js';
 import { isWithin } from './paths.js';
 import type { CancelReport } from './types.js';
 
@@ -61,19 +61,6 @@ export interface Waiter {
   readonly subagents: AgentResult[];
   cancelled: CancelReport | undefined;
   detach: (() => void) | undefined;
-}
-
-/** Subtracts usage counted before a turn from usage counted after it. */
-function since(after: Usage, before: Usage): Usage {
-  const out: Usage = {
-    inputTokens: after.inputTokens - before.inputTokens,
-    outputTokens: after.outputTokens - before.outputTokens,
-    cacheReadTokens: after.cacheReadTokens - before.cacheReadTokens,
-    cacheWriteTokens: after.cacheWriteTokens - before.cacheWriteTokens,
-    requests: after.requests - before.requests,
-    retries: after.retries - before.retries,
-  };
-  return after.cost !== undefined ? { ...out, cost: after.cost - (before.cost ?? 0) } : out;
 }
 
 /**
@@ -152,7 +139,7 @@ export class TurnWaiters {
   /** Usage since the prompt, from the usage the report or result carries. */
   private measure(w: Waiter, own: Usage, subtree: Usage): Pick<TurnOutcome, 'usage' | 'subagents' | 'cancelled'> {
     return {
-      usage: { own: since(own, w.own), subtree: since(subtree, w.subtree) },
+      usage: { own: subtractUsage(own, w.own), subtree: subtractUsage(subtree, w.subtree) },
       subagents: w.subagents,
       ...(w.cancelled ? { cancelled: w.cancelled } : {}),
     };

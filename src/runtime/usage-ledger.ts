@@ -8,7 +8,7 @@
  * current at any moment (a cancelled subagent's spending stays counted) and costs O(depth) per
  * update, never a walk over the tree.
  */
-import { ZERO_USAGE, type Usage } from '../model/adapter.js';
+import { subtractUsage, ZERO_USAGE, type Usage } from '../model/adapter.js';
 import { costOf, type ModelPrice, type PriceTable } from '../model/prices.js';
 
 /** Running sums of one scope (an agent, a subtree, the session). */
@@ -38,17 +38,6 @@ class Tally {
   }
 }
 
-function difference(a: Usage, b: Usage): Usage {
-  return {
-    inputTokens: a.inputTokens - b.inputTokens,
-    outputTokens: a.outputTokens - b.outputTokens,
-    cacheReadTokens: a.cacheReadTokens - b.cacheReadTokens,
-    cacheWriteTokens: a.cacheWriteTokens - b.cacheWriteTokens,
-    requests: a.requests - b.requests,
-    retries: a.retries - b.retries,
-  };
-}
-
 /** One agent's account: its own usage and its subtree's. */
 export class UsageAccount {
   private readonly ownTally = new Tally();
@@ -69,7 +58,8 @@ export class UsageAccount {
     // Spending nothing at an unpriced model leaves the cost known.
     const unknownBefore = !this.price && before.usage.requests > 0 ? 1 : 0;
     const unknownAfter = !this.price && own.requests > 0 ? 1 : 0;
-    const delta = difference(own, before.usage);
+    // Tallies sum tokens only (add ignores a cost); the cost is tallied apart.
+    const delta = subtractUsage(own, before.usage);
     const cost = costAfter - costBefore;
     const unpriced = unknownAfter - unknownBefore;
     before.add(delta, cost, unpriced);
