@@ -68,6 +68,7 @@ export {
   requestUsage,
   ZERO_USAGE,
   type ModelAdapter,
+  type ModelDelta,
   type ModelResponse,
   type ReplyUsage,
   type SampleContext,

@@ -103,6 +103,18 @@ export interface SampleContext {
   readonly turn: number;
   /** Zero-based number of the model request within the turn. */
   readonly step: number;
+  /**
+   * Receives the reply as it is produced, when the runtime streams (the host iterates
+   * `runtime.events()`). Streaming adapters call it once per text or reasoning delta, in order;
+   * the resolved `ModelResponse` must still hold the whole reply.
+   */
+  readonly onDelta?: (delta: ModelDelta) => void;
+}
+
+/** One piece of a reply, as a streaming adapter receives it from its provider. */
+export interface ModelDelta {
+  readonly kind: 'text' | 'reasoning';
+  readonly text: string;
 }
 
 /**
