@@ -21,6 +21,8 @@ export { ROOT_PATH } from './runtime/paths.js';
 export { DEFAULT_RESULT_METADATA, resultMetadata, resultToolContent, type ResultMetadata, type ResultMetadataField } from './runtime/reports.js';
 export { DEFAULT_MAX_STEPS, type TurnOutcome, type TurnUsage } from './runtime/turns.js';
 export { DEFAULT_SYSTEM_PROMPT } from './runtime/heads.js';
+export { DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_RETRY_POLICY, type RetryPolicy } from './policy/retry-policy.js';
+export { RequestTimeoutError } from './model/transient.js';
 export type { RoleDefinition, RoleWarning } from './runtime/roles.js';
 export type {
   AgentInfo,
@@ -41,6 +43,7 @@ export type {
   RuntimeEvents,
   RuntimeOptions,
   RetentionPolicy,
+  RetryEvent,
   RuntimeTool,
   SpawnHandle,
   SpawnPolicyDecision,

@@ -4,6 +4,7 @@
 import type { ContextMode, ContextSpec } from '../context/types.js';
 import type { Effort, JsonObject } from '../request/types.js';
 import type { PermissionMode } from './permission-mode.js';
+import type { RetryPolicy } from './retry-policy.js';
 
 /** How a subagent's result reaches its parent. */
 export type Delivery = 'caller' | 'parent';
@@ -56,6 +57,13 @@ export interface AgentDefinition {
    * front matter, or JSON text. Checked when the file is read.
    */
   readonly output?: JsonObject;
+  /**
+   * Retries of this role's failed model requests, over the runtime's `retry` field by field
+   * (front matter: a mapping, `retry: { maxRetries: 5 }`).
+   */
+  readonly retry?: RetryPolicy;
+  /** How long one of this role's model requests may take, in ms (the runtime's `requestTimeoutMs` otherwise). */
+  readonly requestTimeoutMs?: number;
   /** Front matter keys this library does not know, kept so hosts can read or report them. */
   readonly unknownKeys: readonly string[];
   readonly source: DefinitionSource;

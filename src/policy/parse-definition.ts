@@ -14,6 +14,7 @@ import type { ContextMode, ContextSpec } from '../context/types.js';
 import { contextModeOf, parseContextSpec } from '../context/parse.js';
 import type { Effort, JsonObject } from '../request/types.js';
 import { checkOutputSchema } from '../request/output-schema.js';
+import { checkRetryPolicy, type RetryPolicy } from './retry-policy.js';
 import type { AgentDefinition, Delivery, DefinitionSource, Lifetime } from './definition.js';
 import { isValidAgentName } from './definition.js';
 import { DefinitionError, formatLocated } from './definition-error.js';
@@ -46,6 +47,8 @@ export const KNOWN_DEFINITION_KEYS = [
   'maxTurns',
   'permissionMode',
   'output',
+  'retry',
+  'requestTimeoutMs',
 ] as const;
 
 const EFFORTS: readonly Effort[] = ['low', 'medium', 'high'];
@@ -117,6 +120,8 @@ export function parseDefinition(text: string, options: ParseDefinitionOptions): 
     ...optional('maxTurns', reader.optional('maxTurns', readPositiveInteger)),
     ...optional('permissionMode', reader.optional('permissionMode', readEnum(PERMISSION_MODES))),
     ...optional('output', reader.optional('output', readOutputSchema)),
+    ...optional('retry', reader.optional('retry', readRetryPolicy)),
+    ...optional('requestTimeoutMs', reader.optional('requestTimeoutMs', readPositiveInteger)),
     unknownKeys: Object.freeze(unknownKeys),
     source: Object.freeze({ file, scope }),
   };
@@ -316,6 +321,15 @@ function readOutputSchema(value: unknown): ReadResult<JsonObject> {
   }
   try {
     return ok(checkOutputSchema(schema, 'output'));
+  } catch (error) {
+    return bad(error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** `retry`: a mapping of retry settings (`maxRetries`, `initialDelayMs`, ...). */
+function readRetryPolicy(value: unknown): ReadResult<RetryPolicy> {
+  try {
+    return ok(checkRetryPolicy(value, 'retry'));
   } catch (error) {
     return bad(error instanceof Error ? error.message : String(error));
   }

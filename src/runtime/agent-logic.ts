@@ -30,6 +30,7 @@ import type { RuntimeOptions } from './types.js';
 import { executeTool } from './tools.js';
 import { errorText } from '../dialogue/error-text.js';
 import { normalizeResponse, normalizeSummary } from '../model/normalize.js';
+import { requestSettingsOf, withRetries } from './model-request.js';
 
 /** The provided agent machine type. */
 export type AgentLogic = ReturnType<typeof createAgentLogic>;
@@ -85,8 +86,12 @@ export async function compactDialogue(core: RuntimeCore, path: string, dialogue:
   const cut = anchorId === null ? effective.length : effective.findIndex((e) => e.id === anchorId);
   const replaced = effective.slice(0, cut < 0 ? effective.length : cut);
   if (replaced.length === 0) return undefined;
-  const { text, usage } = normalizeSummary(await core.summarizer.summarize({ entries: EntryView.of(replaced), task: COMPACTION_TASK, agentPath: path }, signal));
-  return { entry: compactionEntry({ summary: text, anchorId: cut < 0 ? null : anchorId }), usage: requestUsage(usage) };
+  const entries = EntryView.of(replaced);
+  const { value, retries } = await withRetries(core, path, requestSettingsOf(core, path), signal, (attemptSignal) =>
+    core.summarizer.summarize({ entries, task: COMPACTION_TASK, agentPath: path }, attemptSignal),
+  );
+  const { text, usage } = normalizeSummary(value);
+  return { entry: compactionEntry({ summary: text, anchorId: cut < 0 ? null : anchorId }), usage: requestUsage(usage, retries) };
 }
 
 /**
@@ -132,8 +137,11 @@ export function createAgentLogic(core: RuntimeCore) {
         if (replayed) return replayed;
         const entries = input.snapshot?.summarizerInput;
         if (!entries || entries.length === 0) return { text: '(the delegating agent had no conversation to summarize)', usage: ZERO_USAGE };
-        const summary = normalizeSummary(await core.summarizer.summarize({ entries, task: input.task, agentPath: input.path }, signal));
-        return { text: summary.text, usage: requestUsage(summary.usage) };
+        const { value, retries } = await withRetries(core, input.path, requestSettingsOf(core, input.path), signal, (attemptSignal) =>
+          core.summarizer.summarize({ entries, task: input.task, agentPath: input.path }, attemptSignal),
+        );
+        const summary = normalizeSummary(value);
+        return { text: summary.text, usage: requestUsage(summary.usage, retries) };
       }),
       sampleModel: fromPromise<SampleOutput, SampleInput>(async ({ input, signal }) => {
         // Between model requests of a turn, let timers, I/O, aborts and signals run: a model
@@ -143,16 +151,15 @@ export function createAgentLogic(core: RuntimeCore) {
         throwIfAborted(signal);
         const compaction = await maybeCompact(core, input, signal);
         const dialogue = compaction ? input.dialogue.append(compaction.entry) : input.dialogue;
-        const response = normalizeResponse(
-          await core.options.model.sample(requestOf(input, dialogue), {
-            signal,
-            agentPath: input.path,
-            turn: input.turn,
-            step: input.step,
-          }),
+        const request = requestOf(input, dialogue);
+        // Transient failures are retried here, each attempt bounded by the request timeout;
+        // what still fails ends the turn (the machine's model error path).
+        const { value, retries } = await withRetries(core, input.path, requestSettingsOf(core, input.path), signal, (attemptSignal) =>
+          core.options.model.sample(request, { signal: attemptSignal, agentPath: input.path, turn: input.turn, step: input.step }),
         );
+        const response = normalizeResponse(value);
         checkReply(dialogue, response);
-        const usage = requestUsage(response.usage);
+        const usage = requestUsage(response.usage, retries);
         // A final answer of an agent with an output schema is checked here; the machine decides what follows.
         const output = input.output && response.toolCalls.length === 0 ? checkOutput(response.text, input.output) : undefined;
         return {

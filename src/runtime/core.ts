@@ -38,6 +38,8 @@ import { DEFAULT_MAX_STEPS, TurnWaiters, type TurnOutcome } from './turns.js';
 import type { Attachment } from '../dialogue/entry.js';
 import type { AgentInfo, AgentResult, CancelReport, CancelledAgent, FirstReportValue, PromptOptions, RuntimeEvents, RuntimeOptions, RuntimeTool } from './types.js';
 import { errorText } from '../dialogue/error-text.js';
+import { systemClock, type Clock } from '../model/clock.js';
+import { checkRequestTimeout, checkRetryPolicy } from '../policy/retry-policy.js';
 
 type Listener<K extends keyof RuntimeEvents> = (event: RuntimeEvents[K]) => void;
 
@@ -54,6 +56,8 @@ export class RuntimeCore {
   readonly logic: AgentLogic;
   readonly sessionId: string;
   readonly now: () => number;
+  /** What request timeouts and retry waits sleep on. */
+  readonly clock: Clock;
   /** Settled agents' results and final dialogues, bounded by the host's retention policy. */
   readonly retention: RetentionStore;
   readonly projectContext: string | undefined;
@@ -90,6 +94,9 @@ export class RuntimeCore {
     this.ledger = new UsageLedger(options.prices === undefined ? undefined : checkPriceTable(options.prices));
     this.resultMetadata = checkResultMetadata(options.resultMetadata);
     this.now = options.now ?? Date.now;
+    this.clock = options.clock ?? systemClock;
+    if (options.retry !== undefined) checkRetryPolicy(options.retry, 'RuntimeOptions.retry');
+    if (options.requestTimeoutMs !== undefined) checkRequestTimeout(options.requestTimeoutMs, 'RuntimeOptions.requestTimeoutMs');
     this.sessionId = options.store?.sessionId ?? options.sessionId ?? `session_${nanoid(12)}`;
     this.journal = options.store ? new SessionJournal(options.store, image) : undefined;
     this.replayed = image?.agents;

@@ -8,13 +8,14 @@ import { RoleRegistry } from '../policy/registry.js';
 import { mapToolEntry, type ToolNameMap } from '../policy/tool-mapping.js';
 import { hasSpecifier, parseToolEntry, toolNameMatches } from '../policy/tool-name.js';
 import { roleCatalogText, type RoleCatalogLimits } from '../request/role-catalog.js';
+import { checkRequestTimeout, checkRetryPolicy } from '../policy/retry-policy.js';
 
 /** The fields of an agent definition the runtime reads; loaded definitions fit it. */
 export type RoleDefinition = Pick<AgentDefinition, 'name'> &
   Partial<
     Pick<
       AgentDefinition,
-      'instructions' | 'description' | 'model' | 'effort' | 'tools' | 'disallowedTools' | 'context' | 'contexts' | 'delivery' | 'lifetime' | 'maxTurns' | 'permissionMode' | 'source' | 'output'
+      'instructions' | 'description' | 'model' | 'effort' | 'tools' | 'disallowedTools' | 'context' | 'contexts' | 'delivery' | 'lifetime' | 'maxTurns' | 'permissionMode' | 'source' | 'output' | 'retry' | 'requestTimeoutMs'
     >
   >;
 
@@ -87,6 +88,10 @@ export function roleLabel(role: RoleDefinition): string {
 
 /** The role with its tool entries mapped to the host's names. */
 function prepareRole(role: RoleDefinition, options: RolesOptions, tools: readonly KnownTool[]): RoleDefinition {
+  // A host's own definition objects are not checked by the file parser: a bad value would
+  // only surface at the first failed request.
+  if (role.retry !== undefined) checkRetryPolicy(role.retry, `${roleLabel(role)} retry`);
+  if (role.requestTimeoutMs !== undefined) checkRequestTimeout(role.requestTimeoutMs, `${roleLabel(role)} requestTimeoutMs`);
   if (options.toolNames === undefined) return role;
   const map = (entries: readonly string[] | undefined) => (entries === undefined ? undefined : Object.freeze(entries.map((entry) => mapEntry(entry, options.toolNames, tools))));
   const mapped = { ...role, ...(role.tools ? { tools: map(role.tools) } : {}), ...(role.disallowedTools ? { disallowedTools: map(role.disallowedTools) } : {}) };

@@ -25,6 +25,8 @@ import type { ConfirmCallback } from '../policy/confirmation.js';
 import type { SessionStore, StoreError } from '../store/types.js';
 import type { AccessCapability, CapabilityCatalog } from '../policy/capabilities.js';
 import type { TurnOutcome } from './turns.js';
+import type { RetryPolicy } from '../policy/retry-policy.js';
+import type { Clock } from '../model/clock.js';
 
 export type { AgentResult, Delivery, Lifetime, TurnReport };
 export type { RetentionPolicy };
@@ -305,6 +307,27 @@ export interface RuntimeOptions {
   readonly retention?: RetentionPolicy;
   /** The host runs the root's loop itself (see {@link HostRoot}); `prompt` to the root is then refused. */
   readonly hostRoot?: HostRoot;
+  /**
+   * Retries of transient model failures (HTTP 408, 409, 429, 5xx, network errors, timeouts),
+   * for every agent; a role's `retry` overrides it field by field. Default
+   * `DEFAULT_RETRY_POLICY`: 2 retries after 2 s and 4 s (less up to 20% jitter), honouring the
+   * provider's `retry-after`. Each retry is a `retry` event and counts in `Usage.retries`. A
+   * failure that remains ends the turn (the root goes idle; a subagent fails with its result).
+   *
+   * @example
+   * ```ts
+   * createRuntime({ model, retry: { maxRetries: 4, initialDelayMs: 1_000 } });
+   * ```
+   */
+  readonly retry?: RetryPolicy;
+  /**
+   * How long one model request (and one summary) may take, in ms, before its signal aborts
+   * and it counts as a transient failure (default `DEFAULT_REQUEST_TIMEOUT_MS`, 10 minutes;
+   * `Infinity` for none). A role's `requestTimeoutMs` overrides it.
+   */
+  readonly requestTimeoutMs?: number;
+  /** What request timeouts and retry waits sleep on. Default `systemClock`; tests pass `manualClock()`. */
+  readonly clock?: Clock;
 }
 
 /** One live agent as `list_agents` and hosts see it. */
@@ -376,6 +399,30 @@ export interface RuntimeEvents {
   change: { readonly path: string; readonly state: string };
   /** The session's store failed: it takes no new work (resume it from what the store kept). */
   halted: { readonly error: StoreError };
+  /** A model request failed transiently and will be tried again after `delayMs`. */
+  retry: RetryEvent;
+}
+
+/**
+ * A model request that failed transiently (HTTP 429, 5xx, a network error, a timeout) and
+ * will be tried again.
+ *
+ * @example
+ * ```ts
+ * runtime.on('retry', (e) => console.warn(`${e.path}: attempt ${e.attempt} failed (${e.status ?? e.error}); retrying in ${e.delayMs} ms`));
+ * ```
+ */
+export interface RetryEvent {
+  /** The agent whose request failed (a summary or compaction counts for the agent it is for). */
+  readonly path: string;
+  /** The attempt that failed, from 1; the next one is `attempt + 1`. */
+  readonly attempt: number;
+  /** The wait before the next attempt: the backoff, or the provider's `retry-after`. */
+  readonly delayMs: number;
+  /** What went wrong, as text. */
+  readonly error: string;
+  /** The HTTP status, when the error carried one. */
+  readonly status?: number;
 }
 
 /** The host's handle on a session. */

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createRuntime, defineRuntimeTool } from '../../src/runtime/runtime.js';
 import type { Runtime } from '../../src/runtime/types.js';
+import { manualClock } from '../../src/model/clock.js';
 import { hostileModel, toolResultsOf } from './helpers.js';
 
 const usage = { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 };
@@ -165,7 +166,8 @@ describe('random interleavings of spawn, answers, failures, cancel, messages and
 });
 
 describe('misbehaving models', () => {
-  const table: Array<[string, (step: number) => unknown, RegExp | 'completed']> = [
+  // The fourth column marks a model that never answers: the test then lets the per-request timeout pass.
+  const table: Array<[string, (step: number) => unknown, RegExp | 'completed', 'hangs'?]> = [
     ['missing text', () => ({ toolCalls: [], usage }), 'completed'],
     ['missing usage', () => ({ text: 'no usage' }), 'completed'],
     ['bad usage', () => ({ text: 'bad usage', usage: { inputTokens: Number.NaN, outputTokens: '3', cacheReadTokens: -4, cacheWriteTokens: {} } }), 'completed'],
@@ -174,16 +176,26 @@ describe('misbehaving models', () => {
     ['non-JSON arguments', (step) => (step === 0 ? { text: '', toolCalls: [{ id: 'a', name: 'echo', arguments: '{not json' }], usage } : reply('handled')), 'completed'],
     ['duplicate call ids', () => ({ text: '', toolCalls: [{ id: 'd', name: 'echo', arguments: { text: 'a' } }, { id: 'd', name: 'echo', arguments: { text: 'b' } }], usage }), /cannot hold/],
     ['a call without a name', () => ({ text: '', toolCalls: [{ id: 'n', arguments: {} }], usage }), /without an id or name/],
+    ['never resolves', () => new Promise(() => undefined), /timed out after 1000 ms/, 'hangs'],
   ];
 
-  it.each(table)('%s', async (_name, answer, expected) => {
+  it.each(table)('%s', async (_name, answer, expected, hangs) => {
+    const clock = manualClock();
     const model = hostileModel(({ agentPath, step }) => (agentPath === '/root/w' ? answer(step) : reply('ok')));
-    const rt = createRuntime({ model, tools: [echo] });
-    const result = await (await rt.spawn('/root', { task_name: 'w', message: 'x' })).result;
+    const rt = createRuntime({ model, tools: [echo], clock, requestTimeoutMs: 1_000, retry: { maxRetries: 0 } });
+    const handle = await rt.spawn('/root', { task_name: 'w', message: 'x' });
+    if (hangs) {
+      await clock.whenPending(1);
+      clock.advance(1_000);
+    }
+    const result = await handle.result;
     if (expected === 'completed') expect(result.status).toBe('completed');
     else expect(result).toMatchObject({ status: 'failed', stopReason: 'model_error', error: expect.stringMatching(expected) });
     for (const n of Object.values(result.usage)) expect(Number.isFinite(n)).toBe(true);
     expect(rt.slotsInUse).toBe(0);
+    // Nothing left waiting, and the session still answers.
+    expect(clock.pending).toBe(0);
+    await expect(rt.prompt('still there?')).resolves.toMatchObject({ status: 'completed', text: 'ok' });
   });
 
   it('a synchronous throw from sample is a model_error', async () => {

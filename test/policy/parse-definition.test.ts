@@ -163,10 +163,21 @@ describe('parseDefinition: values', () => {
     expect(warnings).toEqual(['agents/reviewer.md:4: YAML warning: Unresolved tag: !custom']);
   });
 
+  it('reads retry settings (a mapping) and a request timeout', () => {
+    const definition = parseDefinition(md(['name: a', 'description: d', 'retry:', '  maxRetries: 5', '  initialDelayMs: 500', 'requestTimeoutMs: 120000']), opts());
+    expect(definition.retry).toEqual({ maxRetries: 5, initialDelayMs: 500 });
+    expect(definition.requestTimeoutMs).toBe(120_000);
+    expect(Object.isFrozen(definition.retry)).toBe(true);
+    const bad = errorOf(md(['name: a', 'description: d', 'retry:', '  maxRetries: lots']));
+    expect(bad).toMatchObject({ code: 'invalid_value', key: 'retry', line: 4 });
+    expect(bad.message).toMatch(/retry\.maxRetries must be an integer ≥ 0, got lots/);
+    expect(errorOf(md(['name: a', 'description: d', 'retry: 3'])).message).toMatch(/retry must be an object of retry settings/);
+  });
+
   it('lists the known keys', () => {
     expect(KNOWN_DEFINITION_KEYS).toContain('disallowedTools');
     expect(KNOWN_DEFINITION_KEYS).toContain('permissionMode');
-    expect(KNOWN_DEFINITION_KEYS).toHaveLength(13);
+    expect(KNOWN_DEFINITION_KEYS).toHaveLength(15);
     expect(KNOWN_DEFINITION_KEYS).toContain('output');
   });
 });

@@ -1,0 +1,102 @@
+/**
+ * One model request as the runtime makes it: each attempt bounded by the request timeout,
+ * transient failures retried with backoff, every retry announced as a `retry` event. The
+ * waits go through the runtime's clock, so tests drive them with a simulated one; an abort
+ * ends an attempt or a wait at once.
+ */
+import { raceAbort, throwIfAborted } from '../model/abort.js';
+import type { Clock } from '../model/clock.js';
+import { classifyFailure, RequestTimeoutError } from '../model/transient.js';
+import { errorText } from '../dialogue/error-text.js';
+import { resolveRetryPolicy, retryDelay, DEFAULT_REQUEST_TIMEOUT_MS, type ResolvedRetryPolicy } from '../policy/retry-policy.js';
+import type { RuntimeCore } from './core.js';
+
+/** How one agent's requests are bounded and retried. */
+export interface RequestSettings {
+  readonly retry: ResolvedRetryPolicy;
+  readonly timeoutMs: number;
+}
+
+/** A request's answer and how many failed attempts came before it. */
+export interface Attempted<T> {
+  readonly value: T;
+  readonly retries: number;
+}
+
+/** The settings of an agent's requests: its role's, then the runtime's, then the defaults. */
+export function requestSettingsOf(core: RuntimeCore, path: string): RequestSettings {
+  const roleName = core.registry.get(path)?.role;
+  let role: ReturnType<RuntimeCore['roles']['resolve']>;
+  try {
+    role = core.roles.resolve(roleName);
+  } catch {
+    // A resumed agent whose role the host no longer configures keeps the runtime's settings.
+    role = undefined;
+  }
+  return {
+    retry: resolveRetryPolicy(role?.retry, core.options.retry),
+    timeoutMs: role?.requestTimeoutMs ?? core.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+  };
+}
+
+/**
+ * Runs `run` until it answers, a failure is final, or the retries are spent. A failure that
+ * remains is rethrown (after retries, with the number of attempts in its message and the
+ * last error as `cause`); an abort of `signal` rejects with an AbortError at once.
+ */
+export async function withRetries<T>(
+  core: RuntimeCore,
+  path: string,
+  settings: RequestSettings,
+  signal: AbortSignal,
+  run: (signal: AbortSignal) => PromiseLike<T> | T,
+): Promise<Attempted<T>> {
+  for (let retries = 0; ; retries++) {
+    try {
+      return { value: await attempt(core.clock, settings.timeoutMs, signal, run), retries };
+    } catch (error) {
+      if (signal.aborted) throw error;
+      const failure = classifyFailure(error, core.now());
+      if (!failure.transient || retries >= settings.retry.maxRetries) {
+        if (retries === 0) throw error;
+        throw new Error(`${errorText(error)} (gave up after ${retries + 1} attempts)`, { cause: error });
+      }
+      const delayMs = retryDelay(settings.retry, retries + 1, failure.retryAfterMs);
+      core.emit('retry', { path, attempt: retries + 1, delayMs, error: errorText(error), ...(failure.status !== undefined ? { status: failure.status } : {}) });
+      await core.clock.sleep(delayMs, signal);
+    }
+  }
+}
+
+/**
+ * One attempt: `run` gets a signal that aborts when `signal` does or when `timeoutMs` passes
+ * (then the attempt rejects with a {@link RequestTimeoutError}). The attempt settles at once
+ * either way, even if `run` ignores its signal; its timer and listener are removed when it ends.
+ */
+async function attempt<T>(clock: Clock, timeoutMs: number, signal: AbortSignal, run: (signal: AbortSignal) => PromiseLike<T> | T): Promise<T> {
+  throwIfAborted(signal);
+  const controller = new AbortController();
+  const timer = new AbortController();
+  let timedOut = false;
+  const forward = (): void => controller.abort(signal.reason);
+  signal.addEventListener('abort', forward, { once: true });
+  if (Number.isFinite(timeoutMs)) {
+    clock.sleep(timeoutMs, timer.signal).then(
+      () => {
+        timedOut = true;
+        controller.abort(new RequestTimeoutError(timeoutMs));
+      },
+      () => undefined,
+    );
+  }
+  try {
+    // A synchronous throw from `run` becomes a rejection like any other failure.
+    return await raceAbort(new Promise<T>((resolve) => resolve(run(controller.signal))), controller.signal);
+  } catch (error) {
+    if (timedOut && !signal.aborted) throw new RequestTimeoutError(timeoutMs);
+    throw error;
+  } finally {
+    signal.removeEventListener('abort', forward);
+    timer.abort();
+  }
+}
