@@ -95,7 +95,8 @@ export type {
 export type { DialogueView, EntrySeq, TurnInfo } from './dialogue/types.js';
 export type { ContextMode, ContextSpec } from './context/types.js';
 export type { Effort, JsonObject, ModelRequest, SystemConfiguration, ToolSchema } from './request/types.js';
-export type { HostTool } from './request/host-tool.js';
+export type { HostTool, HostToolDefinition } from './request/host-tool.js';
+export type { JsonSchemaObject, ToolArgsOf, ToolInputSchema } from './request/tool-input.js';
 export type { Preset, PresetCatalog, PresetDefinition } from './request/preset.js';
 export type { RoleCatalogLimits } from './request/role-catalog.js';
 

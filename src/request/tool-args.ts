@@ -10,6 +10,8 @@
 import { z } from 'zod';
 import type { JsonValue } from '../dialogue/entry.js';
 import { canonicalJson } from './canonical.js';
+import { describeSchema } from './schema-wording.js';
+import type { InputIssue, InputOutcome } from './tool-input-validate.js';
 import type { JsonObject, ToolSchema } from './types.js';
 
 /** What is wrong with one field of a tool call's arguments. */
@@ -82,33 +84,56 @@ export function defineTool<S extends z.ZodObject>(def: {
   });
 }
 
-interface ParseContext {
+/** What turning issues into a model-facing error needs to know about the tool. */
+export interface ParseContext {
   readonly name: string;
+  /** The generated JSON Schema in declaration order (error messages list fields in it). */
   readonly declared: JsonObject;
   readonly hints: FieldHints;
 }
 
 function parseWith<S extends z.ZodObject>(zodSchema: S, context: ParseContext, args: unknown): ToolParseResult<z.output<S>> {
-  const { name, declared, hints } = context;
-  if (args === null || typeof args !== 'object' || Array.isArray(args)) {
-    const fields = fieldNames(declared);
-    const expected = fields.length > 0 ? `a JSON object with the fields ${fields.join(', ')}` : 'an empty JSON object {}';
-    return fail(name, [{ field: '', problem: 'not_an_object', expected }], [describeValue(args)]);
-  }
+  const notObject = refuseNonObject(context, args);
+  if (notObject) return notObject;
   let result: z.ZodSafeParseResult<z.output<S>>;
   try {
     result = zodSchema.safeParse(args);
   } catch (error) {
     // A host refinement that throws is still the call's failure, not the runtime's.
-    const reason = error instanceof Error ? error.message : String(error);
-    return fail(name, [{ field: '', problem: 'invalid', expected: `arguments accepted by the tool (${reason})` }], [undefined]);
+    return toParseResult(context, { ok: false, thrown: error instanceof Error ? error.message : String(error) }, args);
   }
   if (result.success) return { ok: true, args: result.data };
+  return toParseResult(context, { ok: false, issues: result.error.issues.map(fromZodIssue) }, args);
+}
+
+function fromZodIssue(issue: z.core.$ZodIssue): InputIssue {
+  const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
+  return { path, message: issue.message, ...(issue.code === 'unrecognized_keys' ? { unknownKeys: issue.keys } : {}), zod4: issue };
+}
+
+/** The error for arguments that are not a JSON object at all; `undefined` when they are one. */
+export function refuseNonObject(context: ParseContext, args: unknown): ToolParseResult<never> | undefined {
+  if (args !== null && typeof args === 'object' && !Array.isArray(args)) return undefined;
+  const fields = fieldNames(context.declared);
+  const expected = fields.length > 0 ? `a JSON object with the fields ${fields.join(', ')}` : 'an empty JSON object {}';
+  return fail(context.name, [{ field: '', problem: 'not_an_object', expected }], [describeValue(args)]);
+}
+
+/**
+ * A validation outcome as a tool parse result: issues become one model-facing message naming
+ * each field, what it should hold (the tool's hint, else the issue's or the schema's wording)
+ * and what it got.
+ */
+export function toParseResult<T>(context: ParseContext, outcome: InputOutcome<T>, args: unknown): ToolParseResult<T> {
+  if (outcome.ok) return { ok: true, args: outcome.value };
+  if ('thrown' in outcome) {
+    return fail(context.name, [{ field: '', problem: 'invalid', expected: `arguments accepted by the tool (${outcome.thrown})` }], [undefined]);
+  }
   const issues: ToolArgumentIssue[] = [];
   const received: Array<string | undefined> = [];
   const seen = new Set<string>();
-  for (const issue of result.error.issues) {
-    for (const found of toIssues(issue, declared, hints, args)) {
+  for (const issue of outcome.issues) {
+    for (const found of toIssues(issue, context, args)) {
       const key = `${found.issue.problem}:${found.issue.field}`;
       // One issue per field: a bad task_name failing two checks is one thing to fix.
       if (seen.has(key)) continue;
@@ -117,7 +142,8 @@ function parseWith<S extends z.ZodObject>(zodSchema: S, context: ParseContext, a
       received.push(found.received);
     }
   }
-  return fail(name, issues, received);
+  if (issues.length === 0) return fail(context.name, [{ field: '', problem: 'invalid', expected: 'arguments accepted by the tool' }], [undefined]);
+  return fail(context.name, issues, received);
 }
 
 interface FoundIssue {
@@ -125,25 +151,43 @@ interface FoundIssue {
   readonly received: string | undefined;
 }
 
-function toIssues(issue: z.core.$ZodIssue, inputSchema: JsonObject, hints: FieldHints, args: object): FoundIssue[] {
-  const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
+function toIssues(issue: InputIssue, context: ParseContext, args: unknown): FoundIssue[] {
+  const { declared, hints } = context;
+  const path = issue.path;
   const field = formatPath(path);
-  if (issue.code === 'unrecognized_keys') {
-    const allowed = fieldNames(schemaAt(inputSchema, path));
-    const owner = field === '' ? 'the arguments' : field;
-    return issue.keys.map((key) => ({
-      issue: {
-        field: joinPath(field, key),
-        problem: 'unknown_field' as const,
-        expected: allowed.length > 0 ? `no such field in ${owner}; allowed fields: ${allowed.join(', ')}` : `no fields in ${owner}`,
-      },
-      received: undefined,
-    }));
-  }
+  if (issue.unknownKeys !== undefined) return issue.unknownKeys.map((key) => unknownField(declared, path, key));
   const value = valueAt(args, path);
-  const expected = hintFor(hints, path) ?? expectationOf(issue);
+  // Libraries other than zod report a strict object's extra key on the key itself.
+  const last = path[path.length - 1];
+  if (issue.zod4 === undefined && typeof last === 'string' && value.present && isUndeclared(declared, path.slice(0, -1), last)) {
+    return [unknownField(declared, path.slice(0, -1), last)];
+  }
+  // A missing field's issue only says which type was absent; the schema says what it holds.
+  const bySchema = (): string | undefined => describeSchema(schemaAt(declared, path));
+  const byIssue = (): string | undefined => (issue.zod4 !== undefined ? expectationOf(issue.zod4 as z.core.$ZodIssue) : undefined);
+  const expected = hintFor(hints, path) ?? (value.present ? (byIssue() ?? bySchema()) : (bySchema() ?? byIssue())) ?? issue.message;
   if (value.present) return [{ issue: { field, problem: 'invalid', expected }, received: describeValue(value.value) }];
   return [{ issue: { field, problem: 'missing', expected }, received: undefined }];
+}
+
+function unknownField(declared: JsonObject, path: ReadonlyArray<string | number>, key: string): FoundIssue {
+  const allowed = fieldNames(schemaAt(declared, path));
+  const owner = path.length === 0 ? 'the arguments' : formatPath(path);
+  return {
+    issue: {
+      field: joinPath(formatPath(path), key),
+      problem: 'unknown_field',
+      expected: allowed.length > 0 ? `no such field in ${owner}; allowed fields: ${allowed.join(', ')}` : `no fields in ${owner}`,
+    },
+    received: undefined,
+  };
+}
+
+function isUndeclared(declared: JsonObject, parentPath: ReadonlyArray<string | number>, key: string): boolean {
+  const parent = schemaAt(declared, parentPath);
+  if (parent === null || typeof parent !== 'object' || Array.isArray(parent)) return false;
+  const props = propertiesOf(parent as JsonObject);
+  return props !== undefined && !Object.hasOwn(props, key);
 }
 
 function fail(tool: string, issues: readonly ToolArgumentIssue[], received: ReadonlyArray<string | undefined>): ToolParseResult<never> {

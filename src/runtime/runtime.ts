@@ -1,9 +1,8 @@
 /**
  * `createRuntime`: a session's agent tree, with the root agent idle and waiting.
  */
-import type { z } from 'zod';
-import { defineHostTool } from '../request/host-tool.js';
-import type { FieldHints } from '../request/tool-args.js';
+import { defineHostTool, type HostToolDefinition } from '../request/host-tool.js';
+import type { ToolArgsOf, ToolInputSchema } from '../request/tool-input.js';
 import type { PermissionMatcher } from '../policy/permission-pattern.js';
 import { RuntimeCore } from './core.js';
 import { ROOT_PATH } from './paths.js';
@@ -68,9 +67,10 @@ function hostSpawnOptions(opts: SpawnPolicyDecision & { readonly signal?: AbortS
 }
 
 /**
- * Defines a host tool the runtime can execute: a zod object schema for its arguments, the
- * capabilities it exercises (for confirmation), optionally what permission patterns match
- * (`permission`), and `execute`.
+ * Defines a host tool the runtime can execute: a schema for its arguments (any Standard Schema,
+ * such as zod 3 or 4, valibot or arktype, or a plain JSON Schema object), the capabilities it
+ * exercises (for confirmation), optionally what permission patterns match (`permission`), and
+ * `execute`, which gets the schema's validated output.
  *
  * @example
  * ```ts
@@ -84,25 +84,23 @@ function hostSpawnOptions(opts: SpawnPolicyDecision & { readonly signal?: AbortS
  * });
  * ```
  */
-export function defineRuntimeTool<S extends z.ZodObject>(def: {
-  readonly name: string;
-  readonly description: string;
-  readonly schema: S;
-  readonly capabilities?: readonly string[];
-  readonly hints?: FieldHints;
-  /** What permission patterns for this tool match: the command, or the path(s). */
-  readonly permission?: PermissionMatcher<z.output<S>>;
-  /**
-   * Whether a call needs the host's approval first (`RuntimeOptions.approve`): always
-   * (`true`) or by a predicate over the validated arguments.
-   */
-  readonly needsApproval?: NeedsApproval<z.output<S>>;
-  readonly execute: (args: z.output<S>, context: ToolExecutionContext) => ToolOutput | Promise<ToolOutput>;
-}): RuntimeTool<z.output<S>> {
+export function defineRuntimeTool<S extends ToolInputSchema>(
+  def: HostToolDefinition<S> & {
+    /** What permission patterns for this tool match: the command, or the path(s). */
+    readonly permission?: PermissionMatcher<ToolArgsOf<S>>;
+    /**
+     * Whether a call needs the host's approval first (`RuntimeOptions.approve`): always
+     * (`true`) or by a predicate over the validated arguments.
+     */
+    readonly needsApproval?: NeedsApproval<ToolArgsOf<S>>;
+    readonly execute: (args: ToolArgsOf<S>, context: ToolExecutionContext) => ToolOutput | Promise<ToolOutput>;
+  },
+): RuntimeTool<ToolArgsOf<S>> {
   const tool = defineHostTool({
     name: def.name,
     description: def.description,
     schema: def.schema,
+    ...(def.jsonSchema ? { jsonSchema: def.jsonSchema } : {}),
     ...(def.capabilities ? { capabilities: def.capabilities } : {}),
     ...(def.hints ? { hints: def.hints } : {}),
   });

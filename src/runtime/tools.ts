@@ -95,7 +95,9 @@ function requireDescendant(caller: string, target: string, verb: string): void {
 async function runHostTool(core: RuntimeCore, path: string, callId: string, name: string, args: unknown, signal: AbortSignal): Promise<ToolOutcome> {
   const tool = core.hostTool(name);
   if (!tool) throw new RuntimeError('unknown_tool', `there is no tool named "${name}"`);
-  const parsed = tool.parse(args);
+  const parsing = tool.parse(args);
+  // Only a schema that validates asynchronously costs an asynchronous step here.
+  const parsed = parsing instanceof Promise ? await parsing : parsing;
   if (!parsed.ok) throw new RuntimeError('invalid_arguments', parsed.error.message);
   // Permission patterns (`Bash(git diff *)`) are checked here, on what this call would do.
   const verdict = checkToolCall(core.registry.get(path)?.permissions ?? [], { tool: name, args: parsed.args, matcher: tool.permission, anchors: core.anchors });

@@ -92,8 +92,8 @@ export type ApprovalCallback = (request: ApprovalRequest, signal: AbortSignal) =
 export type ToolOutput = string | { readonly content: string; readonly isError?: boolean };
 
 /**
- * A host tool with its implementation: defined like the built-ins (zod schema, canonical
- * JSON Schema, model-actionable argument errors) plus `execute`. Build one with
+ * A host tool with its implementation: the host's schema (any Standard Schema or a JSON
+ * Schema), its canonical JSON Schema, model-actionable argument errors, plus `execute`. Build one with
  * {@link defineRuntimeTool}.
  */
 export interface RuntimeTool<T = unknown> extends HostTool<T> {

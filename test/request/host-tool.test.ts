@@ -13,7 +13,9 @@ const readFile = defineHostTool({
   hints: { path: 'a project-relative file path' },
 });
 
-function messageOf(result: { ok: boolean; error?: { message: string } }): string {
+function messageOf(outcome: { ok: boolean; error?: { message: string } } | Promise<unknown>): string {
+  if (outcome instanceof Promise) throw new Error('a zod schema without async checks validates synchronously');
+  const result = outcome;
   if (result.ok || result.error === undefined) throw new Error('expected a failure');
   return result.error.message;
 }
@@ -47,7 +49,7 @@ describe('defineHostTool', () => {
   });
 
   it('validates with hints and falls back to wording from the schema', () => {
-    expect(readFile.parse({ path: 'src/a.ts' })).toEqual({ ok: true, args: { path: 'src/a.ts' } });
+    expect(readFile.parse({ path: 'src/a.ts' })).toStrictEqual({ ok: true, args: { path: 'src/a.ts' } });
     expect(messageOf(readFile.parse({ path: '' }))).toBe(
       'Invalid arguments for tool read_file: "path" is invalid: expected a project-relative file path; got "". Fix the arguments and call read_file again.',
     );
