@@ -15,6 +15,7 @@ import { userEntry, assistantEntry, toolResultEntry, type ToolCall } from '../sr
 import { addUsage, requestUsage, ZERO_USAGE } from '../src/model/adapter.js';
 import { composeInitialTask } from '../src/request/compose-task.js';
 import { assertAgentInput, freezeAgentInput } from './agent.input.js';
+import { SUBAGENT_ID_PREFIX } from './subagent-ids.js';
 import { outputInstruction, repairInstruction } from '../src/request/output-schema.js';
 import type {
   AgentContext,
@@ -283,8 +284,8 @@ export const agentMachine = setup({
     isPendingCall: ({ context, event }) => event.type === 'tool.result' && context.dialogue.isPendingCall(event.callId),
     /** The turn used its allowed model requests. */
     stepLimitReached: ({ context }) => context.input.maxSteps !== undefined && context.step >= context.input.maxSteps,
-    /** The event comes from a subagent (whose actor id is its path), not from an invoked actor. */
-    fromSubagent: ({ event }) => event.type.startsWith('xstate.error.actor./'),
+    /** The event comes from a subagent (actor id `subagent:<n>`), not from an invoked actor. */
+    fromSubagent: ({ event }) => event.type.startsWith(`xstate.error.actor.${SUBAGENT_ID_PREFIX}`),
     /** A host compaction applies only to the dialogue it summarized (no turn ran meanwhile). */
     compactionIsCurrent: ({ context, event }) => event.type === 'compaction.apply' && context.dialogue.length === event.basedOn,
   },

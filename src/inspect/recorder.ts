@@ -5,7 +5,7 @@
  */
 import { createWriteStream } from 'node:fs';
 import type { InspectionEvent } from 'xstate';
-import { sanitizeContext } from './sanitize.js';
+import { actorName, sanitizeContext, type ActorNameSource } from './sanitize.js';
 import { stateValueString } from './state-value.js';
 
 /** One line of a trace. */
@@ -45,15 +45,13 @@ export interface Recorder {
   close(): Promise<void>;
 }
 
-interface RefLike {
-  readonly id?: string;
-  readonly sessionId: string;
+interface RefLike extends ActorNameSource {
   readonly _parent?: RefLike;
 }
 
 /** An actor's address: an agent's path, or `<agent path>#<id>` for the actors it runs. */
 export function actorAddress(ref: RefLike): string {
-  const id = ref.id ?? ref.sessionId;
+  const id = actorName(ref);
   if (id.startsWith('/') || !ref._parent) return id;
   return `${actorAddress(ref._parent)}#${id}`;
 }

@@ -100,9 +100,29 @@ export function sanitizeSnapshot<T>(snapshot: T): T {
 
 const wrapped = new WeakMap<object, AnyActorRef>();
 
+/** The parts of an actor ref that name it. */
+export interface ActorNameSource {
+  readonly id?: string;
+  readonly sessionId: string;
+  readonly systemId?: string;
+  readonly options?: { readonly systemId?: string };
+}
+
+/**
+ * An actor's name for inspectors: an agent's path (its `systemId`), else its XState id.
+ * XState announces a new actor (`@xstate.actor`) before it sets `systemId`, so the option it
+ * was created with is read too.
+ */
+export function actorName(ref: ActorNameSource): string {
+  return ref.systemId ?? ref.options?.systemId ?? ref.id ?? ref.sessionId;
+}
+
 /**
  * The actor ref as inspectors see it: the same actor, but `getSnapshot()` answers sanitized
- * (`@statelyai/inspect` reads an `@xstate.actor` event's snapshot from the ref itself).
+ * (`@statelyai/inspect` reads an `@xstate.actor` event's snapshot from the ref itself), and an
+ * agent's `id` is its path. Subagents' XState ids are short recycled ones (memory stays
+ * bounded with many distinct paths); their path is their `systemId`, and inspectors name
+ * actors by `id`.
  */
 function sanitizedRef<T>(ref: T): T {
   if (typeof ref !== 'object' || ref === null || typeof (ref as { getSnapshot?: unknown }).getSnapshot !== 'function') return ref;
@@ -111,6 +131,8 @@ function sanitizedRef<T>(ref: T): T {
   const proxy = new Proxy(ref, {
     get(target, property, receiver) {
       if (property === 'getSnapshot') return () => sanitizeSnapshot((target as unknown as AnyActorRef).getSnapshot());
+      if (property === 'id') return actorName(target as unknown as ActorNameSource);
+      if (property === '_parent') return sanitizedRef((target as unknown as { _parent?: AnyActorRef })._parent);
       const value: unknown = Reflect.get(target, property, receiver);
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },

@@ -43,6 +43,22 @@ import { checkRequestTimeout, checkRetryPolicy } from '../policy/retry-policy.js
 
 type Listener<K extends keyof RuntimeEvents> = (event: RuntimeEvents[K]) => void;
 
+/** What {@link RuntimeCore.footprint} counts. */
+export interface RuntimeFootprint {
+  /** Held paths (live agents, the root included). */
+  readonly records: number;
+  /** Released paths remembered for clear errors (capped at MAX_TOMBSTONES). */
+  readonly tombstones: number;
+  /** Settled agents kept by the retention policy. */
+  readonly retained: number;
+  readonly accounts: number;
+  readonly resultWaiters: number;
+  readonly busy: number;
+  readonly turnWaiters: number;
+  /** The most distinct XState actor ids any live parent has handed its children. */
+  readonly childActorIds: number;
+}
+
 /** Whether an agent in `state` is doing work (not idle, not finished). */
 function isBusy(state: string): boolean {
   return state !== 'running.idle' && state !== 'settled' && state !== 'cancelled';
@@ -142,7 +158,8 @@ export class RuntimeCore {
     const inspect = this.options.inspect;
     const actor = createActor(this.logic, {
       input,
-      id: ROOT_PATH,
+      id: record.actorId,
+      systemId: ROOT_PATH,
       ...(inspect ? { inspect: sanitizingObserver(inspect, (error) => this.reportListenerError(error, 'inspect')) } : {}),
     });
     record.actor = actor;
@@ -625,6 +642,26 @@ export class RuntimeCore {
       else out.push({ ...info, lastTask: shownTask(taskText, { viewer, path: info.path, task: info.lastTask }) });
     }
     return out;
+  }
+
+  /**
+   * Sizes of everything the runtime keeps per agent path, for leak checks: each must be
+   * bounded by the live agents, the retention policy or a fixed cap (tombstones), never by
+   * the number of agents a session has run.
+   */
+  footprint(): RuntimeFootprint {
+    let childActorIds = 0;
+    for (const record of this.registry.all()) childActorIds = Math.max(childActorIds, record.childIds.distinct);
+    return {
+      records: this.registry.size,
+      tombstones: this.registry.tombstoneCount,
+      retained: this.retention.size,
+      accounts: this.accounts.size,
+      resultWaiters: this.resultWaiters.size,
+      busy: this.busy.size,
+      turnWaiters: this.turns.size,
+      childActorIds,
+    };
   }
 
   /** Live agents, in reservation order (the root first). */

@@ -13,6 +13,7 @@ import type { PermissionMode } from '../policy/permission-mode.js';
 import type { PermissionLayer } from '../policy/tool-permissions.js';
 import { RuntimeError } from './errors.js';
 import { childPath, depthOf } from './paths.js';
+import { ChildIds } from '../../machines/subagent-ids.js';
 
 /** How many released paths keep a tombstone (for "closed" rather than "unknown" errors). */
 export const MAX_TOMBSTONES = 10_000;
@@ -32,7 +33,14 @@ export interface AgentRecord {
   readonly task: string | null;
   phase: Phase;
   actor: AnyActorRef | undefined;
+  /**
+   * The XState actor id: the path for the root, a recycled `subagent:<n>` for subagents
+   * (their path is the actor's `systemId`; see machines/subagent-ids.ts for why).
+   */
+  readonly actorId: string;
   readonly children: Set<string>;
+  /** The actor ids this agent hands its live children. */
+  readonly childIds: ChildIds;
   /** Resolves a caller-delivery spawn's tool call (first turn of a continuable agent). */
   onFirstReport: ((report: FirstReportValue) => void) | undefined;
   /** Set once the result has been delivered; guards exactly-once. */
@@ -89,7 +97,7 @@ export class Registry {
 
   /** Registers the root (it takes no slot). */
   addRoot(path: string, now: number): AgentRecord {
-    const record = this.makeRecord({ path, parentPath: null, role: undefined, contextLabel: 'none', delivery: 'caller', lifetime: 'continuable', task: null, now });
+    const record = this.makeRecord({ path, parentPath: null, role: undefined, contextLabel: 'none', delivery: 'caller', lifetime: 'continuable', task: null, now, actorId: path });
     record.phase = 'published';
     this.records.set(path, record);
     return record;
@@ -106,7 +114,7 @@ export class Registry {
    */
   reserve(request: ReservationRequest): AgentRecord {
     const { parent, path } = this.check(request.parentPath, request.name);
-    const record = this.makeRecord({ ...request, path, parentPath: request.parentPath });
+    const record = this.makeRecord({ ...request, path, parentPath: request.parentPath, actorId: parent.childIds.take() });
     this.records.set(path, record);
     parent.children.add(path);
     this.slotsUsed++;
@@ -147,10 +155,7 @@ export class Registry {
     const record = this.records.get(path);
     if (!record) return false;
     this.records.delete(path);
-    if (record.parentPath !== null) {
-      this.records.get(record.parentPath)?.children.delete(path);
-      this.slotsUsed--;
-    }
+    if (record.parentPath !== null) this.detach(record);
     this.tombstones.set(path, tombstone);
     // Keep the most recent ones only: they exist for clear errors, not as a history.
     if (this.tombstones.size > MAX_TOMBSTONES) this.tombstones.delete(this.tombstones.keys().next().value!);
@@ -165,7 +170,14 @@ export class Registry {
     const record = this.records.get(path);
     if (!record || record.parentPath === null) return;
     this.records.delete(path);
-    this.records.get(record.parentPath)?.children.delete(path);
+    this.detach(record);
+  }
+
+  /** Frees a released subagent's slot, its place among its parent's children and its actor id. */
+  private detach(record: AgentRecord): void {
+    const parent = record.parentPath === null ? undefined : this.records.get(record.parentPath);
+    parent?.children.delete(record.path);
+    parent?.childIds.give(record.actorId);
     this.slotsUsed--;
   }
 
@@ -177,6 +189,11 @@ export class Registry {
   /** How a released path ended, if it did. */
   tombstone(path: string): Tombstone | undefined {
     return this.tombstones.get(path);
+  }
+
+  /** Released paths remembered (at most {@link MAX_TOMBSTONES}). */
+  get tombstoneCount(): number {
+    return this.tombstones.size;
   }
 
   /** Slots in use (live subagents, reserved or published). */
@@ -216,6 +233,7 @@ export class Registry {
     lifetime: Lifetime;
     task: string | null;
     now: number;
+    actorId: string;
   }): AgentRecord {
     return {
       path: input.path,
@@ -228,7 +246,9 @@ export class Registry {
       task: input.task,
       phase: 'reserved',
       actor: undefined,
+      actorId: input.actorId,
       children: new Set(),
+      childIds: new ChildIds(),
       onFirstReport: undefined,
       delivered: false,
       compactRequested: false,

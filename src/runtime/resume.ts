@@ -191,11 +191,11 @@ class Restorer {
       const plan = this.planChildren(agent, context);
       answers = plan.answers;
       const persisted = { status: 'active', value: stateValueOf(agent.state), context, children: plan.children, historyValue: {}, output: undefined, error: undefined };
-      actor = createActor(core.logic, { snapshot: persisted as never, input, id: spawn.path, ...(parent ? { parent } : {}), ...inspect });
+      actor = createActor(core.logic, { snapshot: persisted as never, input, id: record.actorId, systemId: spawn.path, ...(parent ? { parent } : {}), ...inspect });
       if (spawn.parent !== null) record.phase = 'published';
     } else {
       // Not yet running: start from the input; journaled hook outcomes and backgrounds are replayed.
-      actor = createActor(core.logic, { input, id: spawn.path, ...(parent ? { parent } : {}), ...inspect });
+      actor = createActor(core.logic, { input, id: record.actorId, systemId: spawn.path, ...(parent ? { parent } : {}), ...inspect });
     }
     record.actor = actor;
     core.watch(record);

@@ -191,7 +191,7 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
   const result: Promise<AgentResult> = core.resultOf(path);
 
   try {
-    const actor = createActor(core.logic, { input, parent: parent.actor, id: path });
+    const actor = createActor(core.logic, { input, parent: parent.actor, id: record.actorId, systemId: path });
     record.actor = actor;
     core.watch(record);
     actor.start();

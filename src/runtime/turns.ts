@@ -92,6 +92,11 @@ export class TurnWaiters {
     return { outcome, waiter };
   }
 
+  /** Number of agents prompts wait on. */
+  get size(): number {
+    return this.waiters.size;
+  }
+
   /** Whether prompts wait on `path`. */
   has(path: string): boolean {
     return this.waiters.has(path);

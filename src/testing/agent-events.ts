@@ -14,6 +14,7 @@ import type {
 import { compactionEntry, type JsonValue, type ToolCall } from '../dialogue/entry.js';
 import { ZERO_USAGE, type Usage } from '../model/adapter.js';
 import type { OutputCheck } from '../request/output-schema.js';
+import { SUBAGENT_ID_PREFIX } from '../../machines/subagent-ids.js';
 
 /** A model reply as a path step delivers it; tool calls get ids unique in the agent's dialogue. */
 export interface ReplyTemplate {
@@ -134,7 +135,7 @@ export function candidateEvents(context: AgentContext, payloads: Required<AgentP
   const call = awaitedCall(context);
   if (call) out.push({ label: 'tool result', event: { type: 'tool.result', callId: call.id, toolName: call.name, ...payloads.toolResult(call) } });
   each(payloads.inbox, (item) => ({ type: 'inbox', item }));
-  out.push({ label: 'subagent crashed', event: { type: 'xstate.error.actor./root/crashed', error: new Error('subagent crashed') } });
+  out.push({ label: 'subagent crashed', event: { type: `xstate.error.actor.${SUBAGENT_ID_PREFIX}0`, error: new Error('subagent crashed') } });
   out.push({ label: 'close', event: { type: 'close' } });
   out.push({ label: 'interrupt', event: { type: 'interrupt', reason: 'turn cancelled by the path test' } });
   out.push({ label: 'cancel', event: { type: 'cancel', reason: payloads.cancelReason } });
