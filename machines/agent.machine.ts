@@ -7,7 +7,7 @@
  * The file is pure: side effects are actors and actions the runtime provides through
  * `agentMachine.provide(...)`; the placeholders here fail loudly or do nothing.
  */
-import { and, assign, not, fromCallback, fromPromise, setup } from 'xstate';
+import { and, assign, type AnyActorRef, not, sendTo, fromCallback, fromPromise, setup } from 'xstate';
 import { Dialogue } from '../src/dialogue/dialogue.js';
 import type { DialogueView } from '../src/dialogue/types.js';
 import { errorText } from '../src/dialogue/error-text.js';
@@ -122,23 +122,34 @@ export const agentMachine = setup({
       );
       return { dialogue, turnOpenedBy: { kind: 'task' as const, from } };
     }),
-    /** Opens a new turn with the inbox item that woke an idle agent. */
+    /** Opens a new turn with the inbox item (or message) that woke an idle agent. */
     openTurnWithItem: assign(({ context, event }) => {
-      if (event.type !== 'inbox') return {};
+      const item = inboxItemOf(event);
+      if (!item) return {};
       return {
-        dialogue: context.dialogue.append(
-          userEntry({ text: event.item.text, origin: event.item.origin, opensTurn: true, ...attachmentsOf(event.item) }),
-        ),
+        dialogue: context.dialogue.append(userEntry({ text: item.text, origin: item.origin, opensTurn: true, ...attachmentsOf(item) })),
         step: 0,
         repairAsked: false,
-        turnOpenedBy: event.item.origin,
+        turnOpenedBy: item.origin,
       };
     }),
-    /** Queues an item that arrived while working; it joins before the next model request. */
+    /** Queues an item (or message) that arrived while working; it joins before the next model request. */
     queueInboxItem: assign({
-      inbox: ({ context, event }) =>
-        event.type === 'inbox' ? { item: event.item, next: context.inbox, size: (context.inbox?.size ?? 0) + 1 } : context.inbox,
+      inbox: ({ context, event }) => {
+        const item = inboxItemOf(event);
+        return item ? { item, next: context.inbox, size: (context.inbox?.size ?? 0) + 1 } : context.inbox;
+      },
     }),
+    /**
+     * Relays this agent's `send_message` to the target's actor (found by its system id, the
+     * path), so the event's source is the sender. The runtime checked the target first; a
+     * target gone meanwhile gets nothing.
+     */
+    routeMessage: sendTo(
+      ({ event, self, system }) => targetOf(event, system) ?? self,
+      // A target gone meanwhile: a note to self that no state takes (never a loop).
+      ({ event, system }) => (targetOf(event, system) ? event : ({ type: 'send_message.undeliverable' } as unknown as AgentEvent)),
+    ),
     /** Appends queued inbox items to the dialogue, in arrival order. */
     drainInbox: assign(({ context }) => {
       if (context.inbox === null) return {};
@@ -286,6 +297,10 @@ export const agentMachine = setup({
     stepLimitReached: ({ context }) => context.input.maxSteps !== undefined && context.step >= context.input.maxSteps,
     /** The event comes from a subagent (actor id `subagent:<n>`), not from an invoked actor. */
     fromSubagent: ({ event }) => event.type.startsWith(`xstate.error.actor.${SUBAGENT_ID_PREFIX}`),
+    /** A `send_message` addressed to this agent. */
+    isMessageForMe: ({ context, event }) => event.type === 'send_message' && event.to === context.input.path,
+    /** A `send_message` this agent sends to another agent. */
+    isMessageFromMe: ({ context, event }) => event.type === 'send_message' && event.from === context.input.path && event.to !== context.input.path,
     /** A host compaction applies only to the dialogue it summarized (no turn ran meanwhile). */
     compactionIsCurrent: ({ context, event }) => event.type === 'compaction.apply' && context.dialogue.length === event.basedOn,
   },
@@ -321,6 +336,8 @@ export const agentMachine = setup({
     // failure are relayed here. The runtime reports them; an agent never fails because
     // one of its subagents did.
     'xstate.error.actor.*': { guard: 'fromSubagent', actions: 'noteSubagentEnded' },
+    // A message this agent sends goes out from its own actor (addressed ones are taken per state).
+    send_message: { guard: 'isMessageFromMe', actions: 'routeMessage' },
   },
   output: ({ context }) => resultOf(context),
   states: {
@@ -413,6 +430,7 @@ export const agentMachine = setup({
           initial: 'sampling',
           on: {
             inbox: { actions: 'queueInboxItem' },
+            send_message: { guard: 'isMessageForMe', actions: 'queueInboxItem' },
             close: { actions: 'requestClose' },
             // The host cancelled this turn (its subagents are already cancelled): the model
             // request stops with the state, pending calls get error results, and the agent
@@ -546,6 +564,7 @@ export const agentMachine = setup({
           description: 'A continuable agent (or the root) waiting; the first inbox item starts a turn.',
           on: {
             inbox: { target: 'working', actions: 'openTurnWithItem' },
+            send_message: { guard: 'isMessageForMe', target: 'working', actions: 'openTurnWithItem' },
             close: { target: '#agent.settled', actions: 'markClosed' },
             'compaction.apply': { guard: 'compactionIsCurrent', actions: 'applyCompaction' },
           },
@@ -590,6 +609,18 @@ export const INTERRUPTED_CALL_TEXT = 'Error (cancelled): the turn was cancelled 
 
 function stepLimitText(context: AgentContext): string {
   return `stopped after ${context.step} model requests in one turn (limit ${context.input.maxSteps ?? 0})`;
+}
+
+/** The live actor a `send_message` is addressed to (system ids are agent paths). */
+function targetOf(event: AgentEvent, system: { get: (systemId: string) => unknown }): AnyActorRef | undefined {
+  return event.type === 'send_message' ? (system.get(event.to) as AnyActorRef | undefined) : undefined;
+}
+
+/** The inbox item an `inbox` or addressed `send_message` event carries. */
+function inboxItemOf(event: AgentEvent): InboxItem | undefined {
+  if (event.type === 'inbox') return event.item;
+  if (event.type === 'send_message') return { text: event.message, origin: { kind: 'message', from: event.from } };
+  return undefined;
 }
 
 function attachmentsOf(item: InboxItem): { attachments?: InboxItem['attachments'] } {

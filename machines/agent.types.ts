@@ -189,6 +189,16 @@ export interface ToolOutcome {
   readonly isError: boolean;
 }
 
+/** The typed event `send_message` travels as, from the sender's actor to the target's. */
+export interface SendMessageEvent {
+  readonly type: 'send_message';
+  /** The sender's path. */
+  readonly from: string;
+  /** The target's path. */
+  readonly to: string;
+  readonly message: string;
+}
+
 /** Events an agent accepts. */
 export type AgentEvent =
   | { readonly type: 'cancel'; readonly reason?: string }
@@ -196,6 +206,12 @@ export type AgentEvent =
   /** The host cancels the turn in progress of a continuable agent (or the root); it goes idle. */
   | { readonly type: 'interrupt'; readonly reason?: string }
   | { readonly type: 'inbox'; readonly item: InboxItem }
+  /**
+   * A message between agents. The runtime hands it to the sender's actor (`from`), which
+   * relays it to the target's (`to`), so inspection shows who messaged whom; the target
+   * takes it like an inbox item with a `message` origin.
+   */
+  | SendMessageEvent
   | { readonly type: 'tool.result'; readonly callId: string; readonly toolName: string; readonly content: string; readonly isError: boolean }
   | { readonly type: 'compaction.apply'; readonly entry: CompactionEntry; readonly basedOn: number; readonly usage?: Usage }
   | { readonly type: `xstate.error.actor.${string}`; readonly error: unknown };

@@ -159,6 +159,7 @@ export class RuntimeCore {
     const actor = createActor(this.logic, {
       input,
       id: record.actorId,
+      // Agents find each other by path (send_message): the system id is the path.
       systemId: ROOT_PATH,
       ...(inspect ? { inspect: sanitizingObserver(inspect, (error) => this.reportListenerError(error, 'inspect')) } : {}),
     });
@@ -537,8 +538,16 @@ export class RuntimeCore {
     const scope = this.options.messaging?.scope ?? DEFAULT_MESSAGING_SCOPE;
     if (!mayMessage(scope, { from, to: path })) throw new RuntimeError('not_permitted', scopeRefusal(scope, { from, to: path }));
     const record = this.addressable(path);
-    if (this.hostRuns(path)) this.options.hostRoot?.deliver({ text: message, origin: { kind: 'message', from } });
-    else record.actor.send({ type: 'inbox', item: { text: message, origin: { kind: 'message', from } } });
+    if (this.hostRuns(path)) {
+      this.options.hostRoot?.deliver({ text: message, origin: { kind: 'message', from } });
+      return path;
+    }
+    // The sender's actor relays the event to the target's, so inspection shows who sent it;
+    // a sender without a live actor (the host speaking for a finished agent) sends directly.
+    const event = { type: 'send_message', from, to: path, message } as const;
+    const sender = this.registry.get(from)?.actor;
+    if (sender && !this.hostRuns(from) && sender.getSnapshot().status === 'active') sender.send(event);
+    else record.actor.send(event);
     return path;
   }
 

@@ -135,6 +135,8 @@ export function candidateEvents(context: AgentContext, payloads: Required<AgentP
   const call = awaitedCall(context);
   if (call) out.push({ label: 'tool result', event: { type: 'tool.result', callId: call.id, toolName: call.name, ...payloads.toolResult(call) } });
   each(payloads.inbox, (item) => ({ type: 'inbox', item }));
+  out.push({ label: 'message from a peer', event: { type: 'send_message', from: '/root/peer', to: context.input.path, message: 'A message from a peer.' } });
+  out.push({ label: 'message to a peer', event: { type: 'send_message', from: context.input.path, to: '/root/peer', message: 'A message to a peer.' } });
   out.push({ label: 'subagent crashed', event: { type: `xstate.error.actor.${SUBAGENT_ID_PREFIX}0`, error: new Error('subagent crashed') } });
   out.push({ label: 'close', event: { type: 'close' } });
   out.push({ label: 'interrupt', event: { type: 'interrupt', reason: 'turn cancelled by the path test' } });
