@@ -75,12 +75,30 @@ export function sanitizeContext(context: unknown): unknown {
   return changed ? out : context;
 }
 
-/** Clips long strings anywhere in a small value (events, action params, outputs). */
+/** Whether `value` is plain data: an object literal (or null-prototype object). */
+function isPlainObject(value: object): boolean {
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/** Whether `value` looks like an XState actor ref (its snapshot may hold a dialogue). */
+function isActorRefLike(value: object): boolean {
+  return typeof (value as { getSnapshot?: unknown }).getSnapshot === 'function' && typeof (value as { send?: unknown }).send === 'function';
+}
+
+/**
+ * Clips long strings in a small value (events, action params, outputs). Only plain data is
+ * walked: actor refs are replaced by their sanitizing wrapper and other class instances
+ * (errors, signals, machines) pass through, so an action whose params hold an actor is not
+ * walked through XState's internals.
+ */
 function clipDeep(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') return clip(value);
   if (typeof value !== 'object' || value === null || depth > 6) return value;
   if (isSeqLike(value)) return summarizeSeq(value);
   if (Array.isArray(value)) return value.map((v) => clipDeep(v, depth + 1));
+  if (isActorRefLike(value)) return sanitizedRef(value);
+  if (!isPlainObject(value)) return value;
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) out[key] = key === 'system' || key === 'snapshot' || key === 'dialogue' ? sanitizeField(key, v) : clipDeep(v, depth + 1);
   return out;
@@ -141,19 +159,45 @@ function sanitizedRef<T>(ref: T): T {
   return proxy;
 }
 
-/** A copy of an inspection event with dialogues, request heads and long texts summarized. */
+/**
+ * A copy of an inspection event with dialogues, request heads and long texts summarized.
+ * The copy is lazy: each field is sanitized when an observer first reads it (and kept), so
+ * an observer that reads little (or nothing) pays little. A spread or `JSON.stringify` reads
+ * every field, sanitized.
+ */
 export function sanitizeInspectionEvent(event: InspectionEvent): InspectionEvent {
-  const base = { ...event, actorRef: sanitizedRef(event.actorRef) } as InspectionEvent;
-  switch (base.type) {
+  const e = event as InspectionEvent & { readonly snapshot?: unknown; readonly event?: unknown; readonly sourceRef?: unknown; readonly action?: { readonly type: string; readonly params?: unknown } };
+  let ref: unknown;
+  const actorRef = (): unknown => (ref ??= sanitizedRef(e.actorRef));
+  switch (e.type) {
     case '@xstate.snapshot':
-      return { ...base, snapshot: sanitizeSnapshot(base.snapshot), event: clipDeep(base.event) as typeof base.event };
-    case '@xstate.event':
-      return { ...base, event: clipDeep(base.event) as typeof base.event, ...(base.sourceRef ? { sourceRef: sanitizedRef(base.sourceRef) } : {}) };
-    case '@xstate.microstep':
-      return { ...base, snapshot: sanitizeSnapshot(base.snapshot), event: clipDeep(base.event) as typeof base.event };
-    case '@xstate.action':
-      return { ...base, action: { ...base.action, params: clipDeep(base.action.params) } };
+    case '@xstate.microstep': {
+      let snapshot: unknown, caused: unknown;
+      return {
+        ...e,
+        get actorRef() { return actorRef(); },
+        get snapshot() { return (snapshot ??= sanitizeSnapshot(e.snapshot)); },
+        get event() { return (caused ??= clipDeep(e.event)); },
+      } as unknown as InspectionEvent;
+    }
+    case '@xstate.event': {
+      let received: unknown, source: unknown;
+      return {
+        ...e,
+        get actorRef() { return actorRef(); },
+        get event() { return (received ??= clipDeep(e.event)); },
+        get sourceRef() { return (source ??= sanitizedRef(e.sourceRef)); },
+      } as unknown as InspectionEvent;
+    }
+    case '@xstate.action': {
+      let action: unknown;
+      return {
+        ...e,
+        get actorRef() { return actorRef(); },
+        get action() { return (action ??= { ...e.action, params: clipDeep(e.action?.params) }); },
+      } as unknown as InspectionEvent;
+    }
     default:
-      return base;
+      return { ...e, get actorRef() { return actorRef(); } } as unknown as InspectionEvent;
   }
 }

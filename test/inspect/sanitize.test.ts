@@ -110,3 +110,39 @@ describe('sanitizeContext: nesting and idempotence', () => {
     expect(sanitizeContext('text')).toBe('text');
   });
 });
+
+describe('sanitizeInspectionEvent: cost (defect 7, inspect overhead)', () => {
+  const base = { actorRef: { sessionId: 'x:0', id: '/root' }, rootId: 'x:0' };
+
+  it('sanitizes a field only when it is read, and once', () => {
+    let reads = 0;
+    const counted = { length: 4, at: (i: number) => (reads++, dialogue.at(i)) };
+    const event = { ...base, type: '@xstate.snapshot', snapshot: { status: 'active', value: 'idle', context: { dialogue: counted } }, event: { type: 'x' } } as unknown as InspectionEvent;
+    const out = sanitizeInspectionEvent(event) as unknown as { snapshot: { context: { dialogue: unknown } } };
+    expect(reads).toBe(0);
+    expect(out.snapshot.context.dialogue).toEqual({ entries: 4, last: expect.any(Object) });
+    expect(out.snapshot).toBe(out.snapshot);
+    expect(reads).toBe(1);
+    // A spread or JSON reads every field, sanitized.
+    expect(JSON.stringify(out)).not.toContain(LONG);
+  });
+
+  it('does not walk class instances in action params, and wraps actor refs', () => {
+    let touched = 0;
+    class Internal {
+      get deep(): string {
+        touched++;
+        return LONG;
+      }
+    }
+    const live = { status: 'active', value: 'idle', context };
+    const child = { id: 'subagent:0', systemId: '/root/a', send: () => {}, getSnapshot: () => live };
+    const event = { ...base, type: '@xstate.action', action: { type: 'xstate.stopChild', params: { actorRef: child, internal: new Internal(), note: LONG } } } as unknown as InspectionEvent;
+    const params = (sanitizeInspectionEvent(event) as unknown as { action: { params: { actorRef: typeof child; internal: unknown; note: string } } }).action.params;
+    expect(touched).toBe(0);
+    expect(params.internal).toBeInstanceOf(Internal);
+    expect(params.note).toHaveLength(200 + '… (500 chars)'.length);
+    expect(params.actorRef.id).toBe('/root/a');
+    expect((params.actorRef.getSnapshot() as unknown as { context: { dialogue: unknown } }).context.dialogue).toEqual({ entries: 4, last: expect.any(Object) });
+  });
+});
