@@ -167,7 +167,7 @@ export const agentMachine = setup({
       let dialogue = context.dialogue;
       if (params.output.compaction) dialogue = dialogue.append(params.output.compaction);
       const { response } = params.output;
-      dialogue = dialogue.append(assistantEntry({ text: response.text, toolCalls: response.toolCalls }));
+      dialogue = dialogue.append(assistantEntry({ text: response.text, toolCalls: response.toolCalls, ...(response.reasoning ? { reasoning: response.reasoning } : {}) }));
       return {
         dialogue,
         usage: addUsage(context.usage, params.output.usage ?? requestUsage(response.usage)),

@@ -87,6 +87,7 @@ export type {
   CompactionEntry,
   Entry,
   JsonValue,
+  ReasoningPart,
   ToolCall,
   ToolResultEntry,
   UserEntry,

@@ -33,7 +33,9 @@ function declaredExports(file: string): { values: string[]; types: string[]; sta
     } else if (isExported(st)) {
       if (ts.isInterfaceDeclaration(st) || ts.isTypeAliasDeclaration(st)) types.push(st.name.text);
       else if (ts.isVariableStatement(st)) for (const d of st.declarationList.declarations) values.push((d.name as ts.Identifier).text);
-      else if ((ts.isFunctionDeclaration(st) || ts.isClassDeclaration(st)) && st.name) values.push(st.name.text);
+      // An overloaded function is one export: its overload signatures (no body) are skipped.
+      else if (ts.isFunctionDeclaration(st) && st.name && st.body !== undefined) values.push(st.name.text);
+      else if (ts.isClassDeclaration(st) && st.name) values.push(st.name.text);
     }
   }
   return { values: values.sort(), types: types.sort(), star };
@@ -53,7 +55,7 @@ const PINNED: Record<string, { readonly values: readonly string[]; readonly type
       'ConfirmationDecision', 'ConfirmationRequest', 'ContextMode', 'ContextSpec', 'DefinitionDirectory', 'DefinitionErrorCode', 'Delivery',
       'DialogueView', 'Effort', 'Entry', 'EntrySeq', 'FirstReportValue', 'FsyncPolicy', 'HostRoot', 'HostTool', 'HostToolDefinition', 'InboxItem', 'JournalRecord', 'JsonObject', 'JsonSchemaObject', 'JsonValue',
       'JsonlStoreOptions', 'Lifetime', 'Limits', 'LoadDefinitionsOptions',
-      'LoadedDefinitions', 'MessagingPair', 'MessagingPolicy', 'MessagingScope', 'TaskTextInput', 'ModelAdapter', 'ModelDelta', 'ModelTable', 'PermissionMatcher', 'PermissionMatcherKind', 'PermissionMode', 'RoleWarning', 'ToolNameMap', 'ModelPrice', 'ModelRequest', 'ModelResponse', 'NeedsApproval', 'Preset', 'PresetCatalog', 'PresetDefinition', 'PriceTable', 'PromptOptions', 'ProjectContext',
+      'LoadedDefinitions', 'MessagingPair', 'MessagingPolicy', 'MessagingScope', 'TaskTextInput', 'ModelAdapter', 'ModelDelta', 'ModelTable', 'PermissionMatcher', 'PermissionMatcherKind', 'PermissionMode', 'RoleWarning', 'ToolNameMap', 'ModelPrice', 'ModelRequest', 'ModelResponse', 'NeedsApproval', 'Preset', 'PresetCatalog', 'PresetDefinition', 'PriceTable', 'PromptOptions', 'ProjectContext', 'ReasoningPart',
       'ProjectContextOptions', 'RequiredCapability', 'RetentionPolicy', 'RetryEvent', 'RetryPolicy', 'RoleCatalogLimits', 'ReplyUsage', 'ResultMetadata', 'ResultMetadataField', 'RoleDefinition', 'Runtime', 'RuntimeErrorCode', 'RuntimeEvents', 'RuntimeOptions',
       'ResumeOptions', 'RuntimeTool', 'SampleContext', 'SessionStore', 'SpawnHandle', 'SpawnPolicyDecision', 'SpawnPolicyInput', 'SpawnRequest', 'StopReason', 'StoreErrorCode', 'Summarizer',
       'SummaryInput', 'SummaryResult', 'SystemConfiguration', 'TaskHook', 'TaskHookDecision', 'TaskHookInput', 'ToolCall', 'ToolCallOutcome', 'ToolExecutionContext',
@@ -124,8 +126,8 @@ const PINNED: Record<string, { readonly values: readonly string[]; readonly type
     types: ['AnyPiToolDefinition', 'PiHostToolsInput', 'PiModelSource', 'PiRuntimeOptions', 'PiSubagentsOptions'],
   },
   './ai-sdk': {
-    values: ['aiSdkModel', 'passThroughEffort', 'providerKey'],
-    types: ['AiSdkModelOptions', 'EffortMapper'],
+    values: ['UnknownModelError', 'aiSdkModel', 'passThroughEffort', 'providerKey'],
+    types: ['AiSdkModelOptions', 'AiSdkModelTableOptions', 'EffortMapper'],
   },
 };
 

@@ -43,12 +43,27 @@ export interface ToolCall {
   readonly arguments: JsonValue;
 }
 
-/** A model reply: text and zero or more tool calls. A reply without calls ends its turn. */
+/**
+ * One piece of a model's reasoning, kept so it can be sent back: Anthropic requires a turn's
+ * thinking blocks, with their signatures, in later requests during tool use. The provider
+ * metadata is opaque and passed back as it came (`{ anthropic: { signature } }`, say).
+ */
+export interface ReasoningPart {
+  /** The reasoning text (empty for redacted reasoning, whose content is in the metadata). */
+  readonly text: string;
+  readonly providerMetadata?: { readonly [provider: string]: { readonly [key: string]: JsonValue } };
+}
+
+/**
+ * A model reply: text and zero or more tool calls. A reply without calls ends its turn.
+ * `reasoning` is present only when the model returned reasoning parts.
+ */
 export interface AssistantEntry {
   readonly kind: 'assistant';
   readonly id: string;
   readonly text: string;
   readonly toolCalls: readonly ToolCall[];
+  readonly reasoning?: readonly ReasoningPart[];
 }
 
 /** The result of one tool call of the preceding assistant entry. */
@@ -104,13 +119,15 @@ export function userEntry(input: {
   });
 }
 
-/** Creates a frozen assistant entry. */
-export function assistantEntry(input: { text?: string; toolCalls?: readonly ToolCall[]; id?: string }): AssistantEntry {
+/** Creates a frozen assistant entry. Empty reasoning is left out, so such an entry equals one made without it. */
+export function assistantEntry(input: { text?: string; toolCalls?: readonly ToolCall[]; reasoning?: readonly ReasoningPart[]; id?: string }): AssistantEntry {
+  const reasoning = (input.reasoning ?? []).map((r) => (r.providerMetadata === undefined ? { text: r.text } : { text: r.text, providerMetadata: r.providerMetadata }));
   return deepFreeze({
     kind: 'assistant',
     id: input.id ?? newId('a'),
     text: input.text ?? '',
     toolCalls: (input.toolCalls ?? []).map((c) => ({ id: c.id, name: c.name, arguments: c.arguments })),
+    ...(reasoning.length > 0 ? { reasoning } : {}),
   });
 }
 

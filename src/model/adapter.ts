@@ -1,7 +1,7 @@
 /**
  * The model seam: anything that turns a request into an assistant reply.
  */
-import type { JsonValue, ToolCall } from '../dialogue/entry.js';
+import type { JsonValue, ReasoningPart, ToolCall } from '../dialogue/entry.js';
 import type { ModelRequest } from '../request/types.js';
 
 /**
@@ -89,6 +89,11 @@ export function requestUsage(reply: ReplyUsage, retries = 0): Usage {
 export interface ModelResponse {
   readonly text: string;
   readonly toolCalls: readonly ToolCall[];
+  /**
+   * Reasoning parts with their provider metadata, in order. The dialogue keeps them with the
+   * reply and adapters send them back on later requests (Anthropic requires that during tool use).
+   */
+  readonly reasoning?: readonly ReasoningPart[];
   readonly usage: ReplyUsage;
   /** Provider stop reason, if reported (`stop`, `tool_calls`, `length`, ...). */
   readonly stopReason?: string;

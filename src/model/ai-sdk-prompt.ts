@@ -100,7 +100,8 @@ function toolResultPart(entry: Extract<Entry, { kind: 'tool_result' }>): Languag
  * - the system prompt becomes the system message (left out when empty);
  * - a user entry becomes a user message: its text (marked with its sender by
  *   {@link provenanceText} unless a person wrote it), then one text part per attachment;
- * - an assistant entry becomes text (when non-empty) and tool-call parts; an assistant entry
+ * - an assistant entry becomes its reasoning parts (their provider metadata sent back as
+ *   provider options), then text (when non-empty) and tool-call parts; an assistant entry
  *   with neither is left out, because providers reject empty content;
  * - consecutive tool results become one tool message, as the AI SDK itself groups the results
  *   of one step;
@@ -126,6 +127,11 @@ export function toV3Prompt(request: ModelRequest, options: { readonly cacheHints
         break;
       case 'assistant': {
         const content: Extract<LanguageModelV3Message, { role: 'assistant' }>['content'] = [];
+        // Reasoning goes first, with its metadata back as provider options, as the AI SDK
+        // sends it (Anthropic checks each thinking block's signature).
+        for (const part of entry.reasoning ?? []) {
+          content.push({ type: 'reasoning', text: part.text, ...(part.providerMetadata ? { providerOptions: part.providerMetadata as SharedV3ProviderOptions } : {}) });
+        }
         if (entry.text !== '') content.push({ type: 'text', text: entry.text });
         for (const call of entry.toolCalls) content.push({ type: 'tool-call', toolCallId: call.id, toolName: call.name, input: replayInput(call.arguments) });
         if (content.length > 0) prompt.push({ role: 'assistant', content });

@@ -1,8 +1,8 @@
 /**
  * AI SDK language-model (V3) result → {@link ModelResponse}. Types only from `@ai-sdk/provider`.
  */
-import type { LanguageModelV3FinishReason, LanguageModelV3GenerateResult, LanguageModelV3Usage } from '@ai-sdk/provider';
-import type { JsonValue, ToolCall } from '../dialogue/entry.js';
+import type { LanguageModelV3FinishReason, LanguageModelV3GenerateResult, LanguageModelV3Usage, SharedV3ProviderMetadata } from '@ai-sdk/provider';
+import type { JsonValue, ReasoningPart, ToolCall } from '../dialogue/entry.js';
 import type { ModelResponse, ReplyUsage } from './adapter.js';
 
 /**
@@ -52,20 +52,34 @@ export function fromV3FinishReason(reason: LanguageModelV3FinishReason): string 
   return (STOP_REASONS as Readonly<Record<string, string>>)[reason.unified] ?? reason.raw ?? 'other';
 }
 
+/** A V3 reasoning part as the dialogue keeps it: its text, and its provider metadata when it has any. */
+export function reasoningPart(text: string, providerMetadata: SharedV3ProviderMetadata | undefined): ReasoningPart {
+  return providerMetadata === undefined ? { text } : { text, providerMetadata: providerMetadata as ReasoningPart['providerMetadata'] & object };
+}
+
 /**
  * V3 generate result → {@link ModelResponse}: text parts joined in order (as the AI SDK's
- * `text` is), client-side tool calls parsed. Reasoning, files and sources are not part of the
- * dialogue and are dropped; provider-executed tool calls (and their results) were already run
- * by the provider, so they are not handed to the runtime to run again.
+ * `text` is), reasoning parts kept with their provider metadata (they are sent back on later
+ * requests), client-side tool calls parsed. Files and sources are not part of the dialogue and
+ * are dropped; provider-executed tool calls (and their results) were already run by the
+ * provider, so they are not handed to the runtime to run again.
  */
 export function fromV3Result(result: LanguageModelV3GenerateResult): ModelResponse {
   let text = '';
   const toolCalls: ToolCall[] = [];
+  const reasoning: ReasoningPart[] = [];
   for (const part of result.content) {
     if (part.type === 'text') text += part.text;
+    else if (part.type === 'reasoning') reasoning.push(reasoningPart(part.text, part.providerMetadata));
     else if (part.type === 'tool-call' && part.providerExecuted !== true) {
       toolCalls.push({ id: part.toolCallId, name: part.toolName, arguments: parseToolInput(part.input) });
     }
   }
-  return { text, toolCalls, usage: fromV3Usage(result.usage), stopReason: fromV3FinishReason(result.finishReason) };
+  return {
+    text,
+    toolCalls,
+    usage: fromV3Usage(result.usage),
+    stopReason: fromV3FinishReason(result.finishReason),
+    ...(reasoning.length > 0 ? { reasoning } : {}),
+  };
 }

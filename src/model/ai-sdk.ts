@@ -1,16 +1,17 @@
 /**
- * A {@link ModelAdapter} over any AI SDK language model (specification V3, as used by `ai` 6),
- * e.g. `aiSdkModel(anthropic('claude-sonnet-4-5'))`.
+ * A {@link ModelAdapter} over AI SDK language models (specification V3, as used by `ai` 6),
+ * e.g. `aiSdkModel(anthropic('claude-sonnet-4-5'))`, or a table of them chosen per request.
  *
  * `@ai-sdk/provider` is imported for types only, so the library has no run-time dependency on
  * the AI SDK; users who call this adapter already have a provider package installed.
  */
-import type { JSONSchema7, LanguageModelV3, SharedV3ProviderOptions } from '@ai-sdk/provider';
+import type { JSONSchema7, LanguageModelV3, LanguageModelV3CallOptions, SharedV3ProviderOptions } from '@ai-sdk/provider';
 import type { Effort } from '../request/types.js';
 import { raceAbort, throwIfAborted } from './abort.js';
 import type { ModelAdapter } from './adapter.js';
 import { toV3Prompt, toV3Tools } from './ai-sdk-prompt.js';
 import { fromV3Result } from './ai-sdk-result.js';
+import { collectV3Stream } from './ai-sdk-stream.js';
 
 /** Maps a requested effort to provider options, or `undefined` to send nothing for it. */
 export type EffortMapper = (effort: Effort, model: LanguageModelV3) => SharedV3ProviderOptions | undefined;
@@ -42,6 +43,11 @@ export interface AiSdkModelOptions {
    * validates the answer either way; `false` relies on the instruction in the task alone.
    */
   readonly nativeOutput?: boolean;
+  /**
+   * Use the provider's stream API (`doStream`) when the runtime asks for deltas (a host
+   * iterates the runtime's events). Default `true`; `false` always calls `doGenerate`.
+   */
+  readonly streaming?: boolean;
 }
 
 /** The provider-options key of a model: its provider id before the first dot (`anthropic.messages` → `anthropic`). */
@@ -63,37 +69,114 @@ function mergeProviderOptions(
   return merged;
 }
 
+/** Options of {@link aiSdkModel} with a table of models, chosen per request by `request.model`. */
+export interface AiSdkModelTableOptions extends AiSdkModelOptions {
+  /**
+   * Models by the name requests carry (`request.model`: the runtime's `modelId`, a role's or a
+   * spawn's `model`, after the runtime's own `models` aliases). A request whose model is neither
+   * a key nor the `modelId` of one of these is refused with an {@link UnknownModelError}. Add a
+   * `default` entry for the runtime's default model id.
+   */
+  readonly models: Readonly<Record<string, LanguageModelV3>>;
+}
+
 /**
- * Wraps an AI SDK language model as a {@link ModelAdapter}. Each sample is one non-streaming
- * `doGenerate` call: the request becomes a V3 prompt and tool list (`toV3Prompt`,
- * `toV3Tools`), the result becomes a reply (`fromV3Result`). The context's signal is passed
- * as `abortSignal`, and an abort also rejects at once even if the provider ignores it.
- * `request.model` is not consulted: this adapter is bound to one model.
+ * A request named a model the adapter's `models` table does not have. Not transient: it is
+ * never retried. `code` is `unknown_model`.
  */
-export function aiSdkModel(model: LanguageModelV3, options: AiSdkModelOptions = {}): ModelAdapter {
+export class UnknownModelError extends Error {
+  override readonly name = 'UnknownModelError';
+  readonly code = 'unknown_model';
+  constructor(
+    /** The model the request named. */
+    readonly model: string,
+    /** The table's names. */
+    readonly known: readonly string[],
+  ) {
+    super(`aiSdkModel has no model "${model}" (its models: ${known.join(', ')}); add it to the models table, or set the runtime's modelId or the role's model to one of these`);
+  }
+}
+
+/** Whether `value` is a V3 language model rather than an options object. */
+function isLanguageModel(value: LanguageModelV3 | AiSdkModelTableOptions): value is LanguageModelV3 {
+  return (value as Partial<LanguageModelV3>).specificationVersion === 'v3' && typeof (value as Partial<LanguageModelV3>).doGenerate === 'function';
+}
+
+/** Picks the model of a request from a table: by key, else by the model's own id. */
+function modelPicker(models: Readonly<Record<string, LanguageModelV3>>): (name: string) => LanguageModelV3 {
+  const known = Object.keys(models);
+  if (known.length === 0) throw new TypeError('aiSdkModel: the models table is empty');
+  for (const key of known) {
+    const model = models[key];
+    if (model === undefined || !isLanguageModel(model)) throw new TypeError(`aiSdkModel: models.${key} is not an AI SDK language model (specification v3)`);
+  }
+  const byId = new Map<string, LanguageModelV3>();
+  for (const model of Object.values(models)) if (!byId.has(model.modelId)) byId.set(model.modelId, model);
+  return (name) => {
+    const model = Object.hasOwn(models, name) ? models[name] : byId.get(name);
+    if (model === undefined) throw new UnknownModelError(name, known);
+    return model;
+  };
+}
+
+/**
+ * Wraps AI SDK language models as a {@link ModelAdapter}: one model, or a `models` table from
+ * which each request's `request.model` picks one.
+ *
+ * Each sample is one call of the provider: `doStream` when the runtime streams (the context
+ * has `onDelta`: each text and reasoning delta is passed on as it arrives), `doGenerate`
+ * otherwise. The request becomes a V3 prompt and tool list (`toV3Prompt`, `toV3Tools`); the
+ * result becomes a reply (`fromV3Result`, `collectV3Stream`) whose reasoning parts keep their
+ * provider metadata, so the next request sends them back (Anthropic requires a turn's
+ * thinking blocks during tool use). The context's signal is passed as `abortSignal`, and an
+ * abort also rejects at once even if the provider ignores it. Provider errors are passed on
+ * as they are, so the runtime's retries read their status and `retry-after`.
+ *
+ * @example
+ * ```ts
+ * import { anthropic } from '@ai-sdk/anthropic';
+ * import { aiSdkModel } from 'subagent-actors/ai-sdk';
+ *
+ * const single = aiSdkModel(anthropic('claude-sonnet-4-5'));
+ * const routed = aiSdkModel({
+ *   models: { default: anthropic('claude-sonnet-4-5'), haiku: anthropic('claude-haiku-4-5'), opus: anthropic('claude-opus-4-1') },
+ *   providerOptions: { anthropic: { thinking: { type: 'enabled', budgetTokens: 4_000 } } },
+ * });
+ * createRuntime({ model: routed, models: { haiku: 'haiku', sonnet: 'default', opus: 'opus' } });
+ * ```
+ */
+export function aiSdkModel(model: LanguageModelV3, options?: AiSdkModelOptions): ModelAdapter;
+export function aiSdkModel(options: AiSdkModelTableOptions): ModelAdapter;
+export function aiSdkModel(modelOrTable: LanguageModelV3 | AiSdkModelTableOptions, maybeOptions: AiSdkModelOptions = {}): ModelAdapter {
+  const single = isLanguageModel(modelOrTable);
+  const options: AiSdkModelOptions = single ? maybeOptions : modelOrTable;
+  const pick = single ? () => modelOrTable : modelPicker(modelOrTable.models);
   const mapEffort = options.effort === false ? undefined : (options.effort ?? passThroughEffort);
+  const name = options.name ?? (single ? `${modelOrTable.provider}:${modelOrTable.modelId}` : `ai-sdk:${Object.keys(modelOrTable.models).join(',')}`);
   return {
-    name: options.name ?? `${model.provider}:${model.modelId}`,
+    name,
     async sample(request, context) {
-      // Send nothing for a request already cancelled.
+      // Send nothing for a request already cancelled, or for a model the table lacks.
       throwIfAborted(context.signal);
+      const model = pick(request.model);
       const tools = toV3Tools(request.system.tools);
       const effortOptions = request.effort !== undefined ? mapEffort?.(request.effort, model) : undefined;
       const providerOptions = mergeProviderOptions(options.providerOptions, effortOptions);
-      const result = await raceAbort(
-        model.doGenerate({
-          prompt: toV3Prompt(request, { cacheHints: options.cacheHints === true }),
-          ...(tools.length > 0 ? { tools, toolChoice: { type: 'auto' } } : {}),
-          ...(providerOptions !== undefined ? { providerOptions } : {}),
-          ...(options.maxOutputTokens !== undefined ? { maxOutputTokens: options.maxOutputTokens } : {}),
-          ...(request.output !== undefined && options.nativeOutput !== false
-            ? { responseFormat: { type: 'json' as const, schema: request.output as JSONSchema7 } }
-            : {}),
-          abortSignal: context.signal,
-        }),
-        context.signal,
-      );
-      return fromV3Result(result);
+      const call: LanguageModelV3CallOptions = {
+        prompt: toV3Prompt(request, { cacheHints: options.cacheHints === true }),
+        ...(tools.length > 0 ? { tools, toolChoice: { type: 'auto' } } : {}),
+        ...(providerOptions !== undefined ? { providerOptions } : {}),
+        ...(options.maxOutputTokens !== undefined ? { maxOutputTokens: options.maxOutputTokens } : {}),
+        ...(request.output !== undefined && options.nativeOutput !== false
+          ? { responseFormat: { type: 'json' as const, schema: request.output as JSONSchema7 } }
+          : {}),
+        abortSignal: context.signal,
+      };
+      if (context.onDelta !== undefined && options.streaming !== false) {
+        const { stream } = await raceAbort(model.doStream(call), context.signal);
+        return raceAbort(collectV3Stream(stream, context.signal, context.onDelta), context.signal);
+      }
+      return fromV3Result(await raceAbort(model.doGenerate(call), context.signal));
     },
   };
 }

@@ -10,7 +10,8 @@
  * digits (`"42"`) is read as that number; anything else (missing, NaN, ±Infinity, negative,
  * another type) counts as 0. Fields that are not part of {@link ReplyUsage} are dropped.
  */
-import type { ToolCall } from '../dialogue/entry.js';
+import type { ReasoningPart, ToolCall } from '../dialogue/entry.js';
+import { canonicalJson } from '../request/canonical.js';
 import type { ModelResponse, ReplyUsage } from './adapter.js';
 import type { SummaryResult } from './summarizer.js';
 
@@ -63,12 +64,38 @@ export function normalizeResponse(raw: unknown): ModelResponse {
   if (!Array.isArray(toolCalls)) throw new TypeError('the model returned tool calls that are not a list');
   const rawStop = readField(reply, 'stopReason');
   const stopReason = typeof rawStop === 'string' ? rawStop : undefined;
+  const reasoning = normalizeReasoning(readField(reply, 'reasoning'));
   return {
     text,
     toolCalls: toolCalls as readonly ToolCall[],
     usage: normalizeUsage(readField(reply, 'usage')),
     ...(stopReason !== undefined ? { stopReason } : {}),
+    ...(reasoning.length > 0 ? { reasoning } : {}),
   };
+}
+
+/**
+ * Reasoning parts the dialogue can hold and a request can carry again: a list (missing means
+ * none) of parts with string text and, optionally, provider metadata that is a JSON object.
+ * Anything else is a malformed reply, rejected with a clear message.
+ */
+function normalizeReasoning(raw: unknown): ReasoningPart[] {
+  if (raw === undefined || raw === null) return [];
+  if (!Array.isArray(raw)) throw new TypeError('the model returned reasoning that is not a list');
+  return raw.map((part: unknown, index) => {
+    const text = typeof part === 'object' && part !== null ? readField(part as Record<string, unknown>, 'text') : undefined;
+    if (typeof text !== 'string') throw new TypeError(`the model returned reasoning part ${index} without text`);
+    const metadata = readField(part as Record<string, unknown>, 'providerMetadata');
+    if (metadata === undefined) return { text };
+    if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) throw new TypeError(`the model returned reasoning part ${index} with provider metadata that is not an object`);
+    try {
+      // Checked now: the metadata becomes part of every later request's canonical bytes.
+      canonicalJson(metadata);
+    } catch (error) {
+      throw new TypeError(`the model returned reasoning part ${index} with provider metadata that is not JSON: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    return { text, providerMetadata: metadata as NonNullable<ReasoningPart['providerMetadata']> };
+  });
 }
 
 /**

@@ -87,7 +87,7 @@ export function requestHeadHash(system: SystemConfiguration): string {
 /**
  * The `message` frame of one entry (memoized per frozen entry). Roles: `user`, `assistant`,
  * `tool`. A compaction is shown to the model as its summary in a user-role message, marked
- * `compaction: true`. Empty attachment and tool-call lists are left out.
+ * `compaction: true`. Empty attachment, tool-call and reasoning lists are left out.
  */
 export function serializeMessage(entry: Entry): string {
   return memoized(messageMemo, entry, messageFrame);
@@ -111,6 +111,8 @@ function messageFrame(entry: Entry): string {
         ...(entry.toolCalls.length > 0
           ? { toolCalls: entry.toolCalls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments })) }
           : {}),
+        // Reasoning is sent back to the provider, so it is part of the request's bytes.
+        ...(entry.reasoning !== undefined && entry.reasoning.length > 0 ? { reasoning: entry.reasoning } : {}),
       });
     case 'tool_result':
       return frame({

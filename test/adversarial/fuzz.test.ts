@@ -176,6 +176,8 @@ describe('misbehaving models', () => {
     ['non-JSON arguments', (step) => (step === 0 ? { text: '', toolCalls: [{ id: 'a', name: 'echo', arguments: '{not json' }], usage } : reply('handled')), 'completed'],
     ['duplicate call ids', () => ({ text: '', toolCalls: [{ id: 'd', name: 'echo', arguments: { text: 'a' } }, { id: 'd', name: 'echo', arguments: { text: 'b' } }], usage }), /cannot hold/],
     ['a call without a name', () => ({ text: '', toolCalls: [{ id: 'n', arguments: {} }], usage }), /without an id or name/],
+    ['reasoning that is not a list', () => ({ text: 'x', reasoning: 'thinking', usage }), /reasoning that is not a list/],
+    ['reasoning metadata that is not JSON', () => ({ text: 'x', reasoning: [{ text: 't', providerMetadata: { p: { n: Number.NaN } } }], usage }), /not JSON/],
     ['never resolves', () => new Promise(() => undefined), /timed out after 1000 ms/, 'hangs'],
   ];
 

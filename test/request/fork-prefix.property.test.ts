@@ -32,8 +32,14 @@ const id = fc.stringMatching(/^[a-z0-9]{1,8}$/);
 const entry: fc.Arbitrary<Entry> = fc.oneof(
   fc.record({ id, text }).map((e) => userEntry(e)),
   fc
-    .record({ id, text, calls: fc.array(fc.record({ id, name: fc.constantFrom('shell', 'read_file'), arguments: fc.jsonValue({ maxDepth: 2 }).map((v) => v as JsonValue) }), { maxLength: 2 }) })
-    .map((e) => assistantEntry({ id: e.id, text: e.text, toolCalls: e.calls })),
+    .record({
+      id,
+      text,
+      calls: fc.array(fc.record({ id, name: fc.constantFrom('shell', 'read_file'), arguments: fc.jsonValue({ maxDepth: 2 }).map((v) => v as JsonValue) }), { maxLength: 2 }),
+      // Reasoning parts with opaque provider metadata travel with the reply and back to the provider.
+      reasoning: fc.array(fc.record({ text, providerMetadata: fc.option(fc.record({ anthropic: fc.record({ signature: id }) }), { nil: undefined }) }, { requiredKeys: ['text'] }), { maxLength: 2 }),
+    })
+    .map((e) => assistantEntry({ id: e.id, text: e.text, toolCalls: e.calls, reasoning: e.reasoning })),
   fc.record({ id, callId: id, content: text, isError: fc.boolean() }).map((e) => toolResultEntry({ ...e, toolName: 'shell' })),
   fc.record({ id, summary: text }).map((e) => compactionEntry({ ...e, anchorId: null })),
 );

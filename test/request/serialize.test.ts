@@ -72,6 +72,15 @@ describe('serializeMessage', () => {
     expect(serializeMessage(a2 as Entry)).toBe('{"frame":"message","role":"assistant","text":"Two tests fail."}\n');
   });
 
+  it("keeps an assistant entry's reasoning with its provider metadata (it is sent back); none leaves the frame as it was", () => {
+    const withReasoning = assistantEntry({ id: 'a5', text: 'Done.', reasoning: [{ text: 'think', providerMetadata: { anthropic: { signature: 's1' } } }] });
+    expect(serializeMessage(withReasoning)).toBe(
+      '{"frame":"message","reasoning":[{"providerMetadata":{"anthropic":{"signature":"s1"}},"text":"think"}],"role":"assistant","text":"Done."}\n',
+    );
+    expect(serializeMessage(assistantEntry({ id: 'a6', text: 'Done.', reasoning: [] }))).toBe('{"frame":"message","role":"assistant","text":"Done."}\n');
+    expect(serializeMessage(withReasoning)).not.toBe(serializeMessage(assistantEntry({ id: 'a7', text: 'Done.', reasoning: [{ text: 'think', providerMetadata: { anthropic: { signature: 's2' } } }] })));
+  });
+
   it('writes a compaction as its summary in a user-role message', () => {
     const c = compactionEntry({ id: 'c9', summary: 'So far: nothing.', anchorId: null });
     expect(serializeMessage(c)).toBe('{"compaction":true,"frame":"message","role":"user","text":"So far: nothing."}\n');
