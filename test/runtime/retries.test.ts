@@ -195,6 +195,27 @@ describe('per-request timeout', () => {
     expect(rt.slotsInUse).toBe(0);
   });
 
+  it('a reply that arrives after an abort is dropped: one cancelled outcome, no timer or listener left, the session goes on', async () => {
+    const clock = manualClock();
+    let answerLate!: (value: ModelResponse) => void;
+    const model = modelOf((call) => (call === 0 ? new Promise((resolve) => (answerLate = resolve)) : reply('next turn')));
+    const rt = createRuntime({ model, clock, requestTimeoutMs: 5_000 });
+    const controller = new AbortController();
+    const turns: string[] = [];
+    rt.on('turn', (t) => turns.push(t.status));
+    const pending = rt.prompt('x', { signal: controller.signal });
+    await clock.whenPending(1);
+    controller.abort();
+    await expect(pending).resolves.toMatchObject({ status: 'cancelled' });
+    answerLate({ text: '', toolCalls: [{ id: 'late', name: 'Agent', arguments: { task_name: 'late', message: 'y' } }], usage });
+    await expect(rt.prompt('again')).resolves.toMatchObject({ status: 'completed', text: 'next turn' });
+    expect(turns).toEqual(['cancelled', 'completed']);
+    expect(rt.list().map((a) => a.path)).toEqual(['/root']);
+    expect(clock.pending).toBe(0);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+    expect(getEventListeners(model.contexts[0]!.signal, 'abort')).toHaveLength(0);
+  });
+
   it('a request that answers in time leaves no timer behind', async () => {
     const clock = manualClock();
     const rt = createRuntime({ model: modelOf(() => reply('quick')), clock });
