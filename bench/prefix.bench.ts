@@ -11,7 +11,8 @@
 import { assistantEntry, toolResultEntry, userEntry, type Entry } from '../src/dialogue/entry.js';
 import type { EntrySeq } from '../src/dialogue/types.js';
 import { assembleRequest } from '../src/request/prefix.js';
-import { buildSystemConfiguration, resolvePreset } from '../src/request/preset.js';
+import { resolvePreset } from '../src/request/preset.js';
+import { buildSystemConfiguration } from '../src/request/system.js';
 import { createToolRegistry } from '../src/request/registry.js';
 import { serializeHead, serializeMessage, serializeRequest, sharedPrefixBytes, sharedRequestPrefix } from '../src/request/serialize.js';
 import { forkTaskWrapper } from '../src/request/wrapper.js';

@@ -7,15 +7,8 @@
  * a tool without a matcher the pattern cannot be enforced, so the tool is removed: a pattern
  * never widens into the whole tool.
  */
+import type { ToolFilter } from '../request/types.js';
 import { hasSpecifier, toolNameMatches } from './tool-name.js';
-
-/** A role's tool restrictions, as `tools` and `disallowedTools` in its definition. */
-export interface ToolFilter {
-  /** Only these tools; absent means every available tool, `[]` means none. */
-  readonly allow?: readonly string[];
-  /** Never these tools, applied after `allow`. */
-  readonly deny?: readonly string[];
-}
 
 /** The outcome of applying a filter to the available tools. */
 export interface EffectiveTools {

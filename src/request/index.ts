@@ -19,7 +19,8 @@ export { BUILTIN_TOOL_SCHEMAS, parseToolArguments, type AgentArgs, type ParsedTo
 export type { ToolArgumentError, ToolArgumentIssue } from './tool-args.js';
 export { defineHostTool } from './host-tool.js';
 export { PresetError, resolvePreset } from './preset.js';
-export { buildSystemConfiguration, hasTool, type ToolFilter } from './system.js';
+export { buildSystemConfiguration, hasTool } from './system.js';
+export type { ToolFilter } from './types.js';
 export { forkTaskWrapper, independentTaskText } from './wrapper.js';
 export { agentToolSchema, DEFAULT_ROLE_CATALOG_LIMITS, roleCatalogText, type CatalogRole } from './role-catalog.js';
 export { checkOutput, checkOutputSchema, OutputSchemaError, outputInstruction, repairInstruction, type OutputCheck } from './output-schema.js';

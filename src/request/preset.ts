@@ -9,8 +9,6 @@
  */
 import type { Effort } from './types.js';
 
-export { buildSystemConfiguration, hasTool, type ToolFilter, type ToolRegistry } from './system.js';
-
 /** A subagent's lifetime: settles after its first turn, or idles and takes follow-ups. */
 export type ForkLifetime = 'one-shot' | 'continuable';
 

@@ -12,20 +12,10 @@
 import type { Preset } from './preset.js';
 import { PresetError } from './preset.js';
 import { primeHead, serializeSystemPrompt, serializeTool } from './serialize.js';
-import type { SystemConfiguration, ToolSchema } from './types.js';
+import type { SystemConfiguration, ToolFilter, ToolSchema } from './types.js';
 
 /** Tool schemas by tool name. */
 export type ToolRegistry = ReadonlyMap<string, ToolSchema> | Readonly<Record<string, ToolSchema>>;
-
-/**
- * Restricts a preset's tools: `allow` keeps only the listed tools, `deny` removes the listed
- * ones. Names the preset does not have are ignored, so a stored filter keeps working after
- * the preset dropped a tool.
- */
-export interface ToolFilter {
-  readonly allow?: readonly string[];
-  readonly deny?: readonly string[];
-}
 
 /** Input of {@link buildSystemConfiguration}. */
 export interface SystemConfigurationInput {

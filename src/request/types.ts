@@ -47,3 +47,22 @@ export interface ModelRequest {
    */
   readonly output?: JsonObject | undefined;
 }
+
+/**
+ * Restricts a set of tools: `allow` keeps only the listed tools, `deny` then removes the listed
+ * ones. The one filter type of the library: a role's `tools`/`disallowedTools` (policy's
+ * `effectiveToolNames`) and a preset's head (`buildSystemConfiguration`) both take it. Names
+ * the preset does not have are ignored, so a stored filter keeps working after the preset
+ * dropped a tool.
+ *
+ * @example
+ * ```ts
+ * const filter: ToolFilter = { allow: ['read', 'grep'], deny: ['Bash(rm *)'] };
+ * ```
+ */
+export interface ToolFilter {
+  /** Only these tools; absent means every available tool, `[]` means none. */
+  readonly allow?: readonly string[];
+  /** Never these tools, applied after `allow`. */
+  readonly deny?: readonly string[];
+}

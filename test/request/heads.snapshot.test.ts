@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { assistantEntry, compactionEntry, toolResultEntry, userEntry, type Entry } from '../../src/dialogue/entry.js';
 import { assembleRequest, comparePrefix } from '../../src/request/prefix.js';
-import { buildSystemConfiguration, resolvePreset } from '../../src/request/preset.js';
+import { resolvePreset } from '../../src/request/preset.js';
+import { buildSystemConfiguration } from '../../src/request/system.js';
 import { createToolRegistry } from '../../src/request/registry.js';
 import { requestHeadHash, requestPrefixBytes, serializeHead, serializeMessage, serializeModelFrame, serializeRequest, sharedRequestPrefix } from '../../src/request/serialize.js';
 import type { ModelRequest } from '../../src/request/types.js';

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { userEntry } from '../../src/dialogue/entry.js';
 import { assembleRequest, comparePrefix } from '../../src/request/prefix.js';
-import { buildSystemConfiguration, resolvePreset } from '../../src/request/preset.js';
+import { resolvePreset } from '../../src/request/preset.js';
+import { buildSystemConfiguration } from '../../src/request/system.js';
 import { createToolRegistry } from '../../src/request/registry.js';
 import type { SystemConfiguration, ToolSchema } from '../../src/request/types.js';
 import { catalog, seq } from './helpers.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildSystemConfiguration, hasTool, PresetError, resolvePreset } from '../../src/request/preset.js';
+import { PresetError, resolvePreset } from '../../src/request/preset.js';
+import { buildSystemConfiguration, hasTool } from '../../src/request/system.js';
 import { createToolRegistry } from '../../src/request/registry.js';
 import { serializeHead } from '../../src/request/serialize.js';
 import { BUILTIN_TOOL_SCHEMAS } from '../../src/request/tools.js';

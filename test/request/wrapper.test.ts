@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { composeInitialTask } from '../../src/request/compose-task.js';
-import { buildSystemConfiguration, resolvePreset } from '../../src/request/preset.js';
+import { resolvePreset } from '../../src/request/preset.js';
+import { buildSystemConfiguration } from '../../src/request/system.js';
 import { createToolRegistry } from '../../src/request/registry.js';
 import { forkTaskWrapper, independentTaskText } from '../../src/request/wrapper.js';
 import { catalog } from './helpers.js';
