@@ -16,7 +16,7 @@ import type { OutputCheck } from '../src/request/output-schema.js';
 import type { ModelResponse, Usage } from '../src/model/adapter.js';
 import type { TaskFraming } from '../src/request/compose-task.js';
 
-import type { Delivery, Lifetime } from '../src/policy/definition.js';
+import type { Delivery, Lifetime } from '../src/request/lifetime.js';
 
 export type { Delivery, Lifetime };
 

@@ -2,15 +2,10 @@
  * Agent definitions: the named roles a spawn may ask for, as read from Markdown files.
  */
 import type { ContextMode, ContextSpec } from '../context/types.js';
+import type { Delivery, Lifetime } from '../request/lifetime.js';
 import type { Effort, JsonObject } from '../request/types.js';
 import type { PermissionMode } from './permission-mode.js';
 import type { RetryPolicy } from './retry-policy.js';
-
-/** How a subagent's result reaches its parent. */
-export type Delivery = 'caller' | 'parent';
-
-/** Whether a subagent settles after one turn or stays idle for follow-ups. */
-export type Lifetime = 'one-shot' | 'continuable';
 
 /** Where a definition was read from, for warnings, errors and host UIs. */
 export interface DefinitionSource {

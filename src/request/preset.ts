@@ -7,14 +7,12 @@
  * metadata says so). Resolution is memoized per catalog so the same name always yields the
  * same frozen preset, and from it the same frozen system configuration.
  */
+import type { Lifetime } from './lifetime.js';
 import type { Effort } from './types.js';
-
-/** A subagent's lifetime: settles after its first turn, or idles and takes follow-ups. */
-export type ForkLifetime = 'one-shot' | 'continuable';
 
 /** Defaults a preset gives the agents that run under it. */
 export interface PresetDefaults {
-  readonly forkLifetime?: ForkLifetime;
+  readonly forkLifetime?: Lifetime;
   readonly model?: string;
   readonly effort?: Effort;
 }
@@ -136,7 +134,7 @@ function resolveUncached(name: string, presets: PresetCatalog): Preset {
 function merge(name: string, chain: readonly PresetDefinition[], names: readonly string[]): Preset {
   let systemPrompt: string | undefined;
   let tools: readonly string[] | undefined;
-  const defaults: { forkLifetime?: ForkLifetime; model?: string; effort?: Effort } = {};
+  const defaults: { forkLifetime?: Lifetime; model?: string; effort?: Effort } = {};
   const toolGuidance: Record<string, string> = {};
   // Root first, so each preset overrides what it extends.
   for (const definition of [...chain].reverse()) {
