@@ -12,7 +12,7 @@ import { Dialogue } from '../src/dialogue/dialogue.js';
 import type { DialogueView } from '../src/dialogue/types.js';
 import { errorText } from '../src/dialogue/error-text.js';
 import { userEntry, assistantEntry, toolResultEntry, type ToolCall } from '../src/dialogue/entry.js';
-import { addUsage, requestUsage, ZERO_USAGE } from '../src/model/adapter.js';
+import { addUsage, requestUsage, ZERO_USAGE } from '../src/request/usage.js';
 import { composeInitialTask } from '../src/request/compose-task.js';
 import { assertAgentInput, freezeAgentInput } from './agent.input.js';
 import { SUBAGENT_ID_PREFIX } from './subagent-ids.js';
@@ -29,7 +29,7 @@ import type {
   SampleInput,
   SampleOutput,
   SummaryInput,
-  SummaryOutput,
+  SummaryResult,
   ToolStepInput,
   TurnReport,
   TurnStatus,
@@ -51,7 +51,7 @@ export const agentMachine = setup({
     /** Runs the runtime's task hooks once; each may rewrite the task or deny it. */
     runTaskHooks: fromPromise<HookOutcome, HookInput>(notProvided('runTaskHooks')),
     /** Generates task-focused background from the parent's snapshot; abortable. */
-    generateSummary: fromPromise<SummaryOutput, SummaryInput>(notProvided('generateSummary')),
+    generateSummary: fromPromise<SummaryResult, SummaryInput>(notProvided('generateSummary')),
     /** One model request over the effective dialogue; abortable. */
     sampleModel: fromPromise<SampleOutput, SampleInput>(notProvided('sampleModel')),
     /**
@@ -90,9 +90,9 @@ export const agentMachine = setup({
       error: errorText(params.error),
     })),
     /** Keeps the generated background (the parent keeps only metadata). */
-    acceptBackground: assign(({ context }, params: { summary: SummaryOutput }) => ({
+    acceptBackground: assign(({ context }, params: { summary: SummaryResult }) => ({
       background: params.summary.text,
-      usage: addUsage(context.usage, params.summary.usage),
+      usage: addUsage(context.usage, requestUsage(params.summary.usage)),
     })),
     /** Records a failed summary generation. */
     recordSummaryFailure: assign((_, params: { error: unknown }) => ({

@@ -13,7 +13,8 @@ import type { Dialogue } from '../src/dialogue/dialogue.js';
 import type { ContextMode, ContextSnapshot } from '../src/context/types.js';
 import type { Effort, JsonObject, SystemConfiguration } from '../src/request/types.js';
 import type { OutputCheck } from '../src/request/output-schema.js';
-import type { ModelResponse, Usage } from '../src/model/adapter.js';
+import type { ModelResponse, SummaryResult } from '../src/request/reply.js';
+import type { Usage } from '../src/request/usage.js';
 import type { TaskFraming } from '../src/request/compose-task.js';
 
 import type { Delivery, Lifetime } from '../src/request/lifetime.js';
@@ -136,11 +137,8 @@ export interface SummaryInput {
   readonly snapshot: ContextSnapshot | undefined;
 }
 
-/** Output of `generateSummary`. */
-export interface SummaryOutput {
-  readonly text: string;
-  readonly usage: Usage;
-}
+/** Output of `generateSummary`: the summarizer's result (its usage counted as one request unless it says otherwise). */
+export type { SummaryResult };
 
 /** Input of `sampleModel`. */
 export interface SampleInput {

@@ -18,7 +18,7 @@ export type {
   SampleOutput,
   StopReason,
   SummaryInput as SummaryActorInput,
-  SummaryOutput,
+  SummaryResult,
   ToolInput,
   ToolOutcome,
   ToolStepInput,

@@ -66,7 +66,7 @@ const PINNED: Record<string, { readonly values: readonly string[]; readonly type
     values: ['AgentInputError', 'agentMachine', 'createAgentInput', 'resultOf', 'toolStepLogic'],
     types: [
       'AgentContext', 'AgentEvent', 'AgentInput', 'AgentInputOptions', 'AgentStatus', 'HookInput', 'HookOutcome', 'InboxItem', 'SampleInput', 'SampleOutput',
-      'StopReason', 'SummaryActorInput', 'SummaryOutput', 'ToolExecutor', 'ToolInput', 'ToolOutcome', 'ToolStepInput',
+      'StopReason', 'SummaryActorInput', 'SummaryResult', 'ToolExecutor', 'ToolInput', 'ToolOutcome', 'ToolStepInput',
     ],
   },
   './testing': {

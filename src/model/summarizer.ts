@@ -5,8 +5,9 @@
  */
 import { userEntry } from '../dialogue/entry.js';
 import type { EntrySeq } from '../dialogue/types.js';
+import type { SummaryResult } from '../request/reply.js';
 import type { Effort } from '../request/types.js';
-import type { ModelAdapter, ReplyUsage } from './adapter.js';
+import type { ModelAdapter } from './adapter.js';
 import { EntrySeqBuilder } from '../dialogue/entry-seq.js';
 
 /** What a summary is made from. */
@@ -19,11 +20,7 @@ export interface SummaryInput {
   readonly agentPath: string;
 }
 
-/** A generated background and what generating it cost. */
-export interface SummaryResult {
-  readonly text: string;
-  readonly usage: ReplyUsage;
-}
+export type { SummaryResult };
 
 /**
  * Produces background for a `summary` spawn. Must honour `signal` like a

@@ -13,7 +13,7 @@ import type {
   SampleInput,
   SampleOutput,
   SummaryInput,
-  SummaryOutput,
+  SummaryResult,
 } from '../../machines/agent.types.js';
 import { assistantEntry, compactionEntry, type CompactionEntry } from '../dialogue/entry.js';
 import type { Dialogue } from '../dialogue/dialogue.js';
@@ -131,7 +131,7 @@ export function createAgentLogic(core: RuntimeCore) {
         }
         return { allowed: true, task };
       }),
-      generateSummary: fromPromise<SummaryOutput, SummaryInput>(async ({ input, signal }) => {
+      generateSummary: fromPromise<SummaryResult, SummaryInput>(async ({ input, signal }) => {
         // A resumed subagent whose background was journaled gets it back, not a new one.
         const replayed = core.replayed?.get(input.path)?.background;
         if (replayed) return replayed;

@@ -9,7 +9,7 @@ import type {
   HookOutcome,
   InboxItem,
   SampleOutput,
-  SummaryOutput,
+  SummaryResult,
 } from '../../machines/agent.types.js';
 import { compactionEntry, type JsonValue, type ToolCall } from '../dialogue/entry.js';
 import { ZERO_USAGE, type Usage } from '../model/adapter.js';
@@ -42,7 +42,7 @@ export interface AgentPayloads {
   /** `xstate.error.actor.hooks` errors. */
   readonly hookErrors?: Readonly<Record<string, unknown>>;
   /** `xstate.done.actor.summary` outputs. */
-  readonly summaries?: Readonly<Record<string, SummaryOutput>>;
+  readonly summaries?: Readonly<Record<string, SummaryResult>>;
   /** `xstate.error.actor.summary` errors. */
   readonly summaryErrors?: Readonly<Record<string, unknown>>;
   /** `xstate.done.actor.model` outputs. */

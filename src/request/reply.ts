@@ -1,0 +1,34 @@
+/**
+ * What a model gives back: a reply to a request, and a generated summary. Adapters and
+ * summarizers (the model layer) produce these; the agent machine consumes them.
+ */
+import type { ReasoningPart, ToolCall } from '../dialogue/entry.js';
+import type { ReplyUsage } from './usage.js';
+
+/** The assistant reply a model produced. */
+export interface ModelResponse {
+  readonly text: string;
+  readonly toolCalls: readonly ToolCall[];
+  /**
+   * Reasoning parts with their provider metadata, in order. The dialogue keeps them with the
+   * reply and adapters send them back on later requests (Anthropic requires that during tool use).
+   */
+  readonly reasoning?: readonly ReasoningPart[];
+  readonly usage: ReplyUsage;
+  /** Provider stop reason, if reported (`stop`, `tool_calls`, `length`, ...). */
+  readonly stopReason?: string;
+}
+
+/**
+ * A generated background for a `summary` spawn and what generating it cost. A summarizer
+ * returns it, and the agent machine's `generateSummary` actor resolves with it.
+ *
+ * @example
+ * ```ts
+ * const summary: SummaryResult = { text: 'The tests fail in parse.ts.', usage: { inputTokens: 900, outputTokens: 40, cacheReadTokens: 0, cacheWriteTokens: 0 } };
+ * ```
+ */
+export interface SummaryResult {
+  readonly text: string;
+  readonly usage: ReplyUsage;
+}
