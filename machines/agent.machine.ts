@@ -23,7 +23,7 @@ import type {
   AgentInput,
   AgentResult,
   HookInput,
-  HookOutcome,
+  TaskHookDecision,
   InboxItem,
   InboxQueue,
   SampleInput,
@@ -49,7 +49,7 @@ export const agentMachine = setup({
   },
   actors: {
     /** Runs the runtime's task hooks once; each may rewrite the task or deny it. */
-    runTaskHooks: fromPromise<HookOutcome, HookInput>(notProvided('runTaskHooks')),
+    runTaskHooks: fromPromise<TaskHookDecision, HookInput>(notProvided('runTaskHooks')),
     /** Generates task-focused background from the parent's snapshot; abortable. */
     generateSummary: fromPromise<SummaryResult, SummaryInput>(notProvided('generateSummary')),
     /** One model request over the effective dialogue; abortable. */
@@ -267,7 +267,7 @@ export const agentMachine = setup({
   },
   guards: {
     /** A task hook denied the spawn. */
-    hookDenied: (_, params: { outcome: HookOutcome }) => !params.outcome.allowed,
+    hookDenied: (_, params: { outcome: TaskHookDecision }) => !params.outcome.allow,
     /** The root starts idle in `running`; it has no task to vet. */
     isRoot: ({ context }) => context.input.task === null,
     /** No task hooks are registered: skip the hook actor. */
@@ -380,7 +380,7 @@ export const agentMachine = setup({
                 target: '#agent.cancelled',
                 actions: {
                   type: 'recordDenial',
-                  params: ({ event }) => ({ reason: event.output.allowed ? '' : event.output.reason }),
+                  params: ({ event }) => ({ reason: event.output.allow ? '' : event.output.reason }),
                 },
               },
               {
@@ -388,13 +388,13 @@ export const agentMachine = setup({
                 target: '#agent.preparingSummary',
                 actions: {
                   type: 'acceptTask',
-                  params: ({ event }) => ({ task: event.output.allowed ? event.output.task : '' }),
+                  params: ({ context, event }) => ({ task: event.output.allow ? (event.output.task ?? context.input.task ?? '') : '' }),
                 },
               },
               {
                 target: '#agent.running',
                 actions: [
-                  { type: 'acceptTask', params: ({ event }) => ({ task: event.output.allowed ? event.output.task : '' }) },
+                  { type: 'acceptTask', params: ({ context, event }) => ({ task: event.output.allow ? (event.output.task ?? context.input.task ?? '') : '' }) },
                   'seedDialogue',
                 ],
               },

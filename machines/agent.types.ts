@@ -118,8 +118,16 @@ export interface AgentContext {
   readonly repairAsked: boolean;
 }
 
-/** Output of `runTaskHooks`. */
-export type HookOutcome = { readonly allowed: true; readonly task: string } | { readonly allowed: false; readonly reason: string };
+/**
+ * A task hook's verdict, and the output of `runTaskHooks` (the verdict of all hooks together):
+ * allow, optionally rewriting the task (absent `task`: the task as it was), or deny with a reason.
+ *
+ * @example
+ * ```ts
+ * const verdict: TaskHookDecision = task.includes('rm -rf') ? { allow: false, reason: 'destructive' } : { allow: true };
+ * ```
+ */
+export type TaskHookDecision = { readonly allow: true; readonly task?: string } | { readonly allow: false; readonly reason: string };
 
 /** Input of `runTaskHooks`. */
 export interface HookInput {

@@ -65,8 +65,8 @@ const PINNED: Record<string, { readonly values: readonly string[]; readonly type
   './machine': {
     values: ['AgentInputError', 'agentMachine', 'createAgentInput', 'resultOf', 'toolStepLogic'],
     types: [
-      'AgentContext', 'AgentEvent', 'AgentInput', 'AgentInputOptions', 'AgentStatus', 'HookInput', 'HookOutcome', 'InboxItem', 'SampleInput', 'SampleOutput',
-      'StopReason', 'SummaryActorInput', 'SummaryResult', 'ToolExecutor', 'ToolInput', 'ToolOutcome', 'ToolStepInput',
+      'AgentContext', 'AgentEvent', 'AgentInput', 'AgentInputOptions', 'AgentStatus', 'HookInput', 'InboxItem', 'SampleInput', 'SampleOutput',
+      'StopReason', 'SummaryActorInput', 'SummaryResult', 'TaskHookDecision', 'ToolExecutor', 'ToolInput', 'ToolOutcome', 'ToolStepInput',
     ],
   },
   './testing': {

@@ -9,7 +9,7 @@ import { agentMachine } from '../../machines/agent.machine.js';
 import { toolStepLogic } from '../../machines/tool-step.js';
 import type {
   HookInput,
-  HookOutcome,
+  TaskHookDecision,
   SampleInput,
   SampleOutput,
   SummaryInput,
@@ -116,20 +116,20 @@ function checkReply(dialogue: Dialogue, response: ModelResponse): void {
 export function createAgentLogic(core: RuntimeCore) {
   return agentMachine.provide({
     actors: {
-      runTaskHooks: fromPromise<HookOutcome, HookInput>(async ({ input, signal }) => {
+      runTaskHooks: fromPromise<TaskHookDecision, HookInput>(async ({ input, signal }) => {
         // A resumed spawn whose hooks already allowed it does not ask them again.
         const replayed = core.replayed?.get(input.path)?.hookTask;
-        if (replayed !== undefined) return { allowed: true, task: replayed };
+        if (replayed !== undefined) return { allow: true, task: replayed };
         let task = input.task;
         for (const hook of core.options.taskHooks ?? []) {
           const decision = await hook(
             { path: input.path, parentPath: input.parentPath, role: input.role, task, context: input.contextLabel },
             signal,
           );
-          if (!decision.allow) return { allowed: false, reason: decision.reason };
+          if (!decision.allow) return { allow: false, reason: decision.reason };
           if (decision.task !== undefined) task = decision.task;
         }
-        return { allowed: true, task };
+        return { allow: true, task };
       }),
       generateSummary: fromPromise<SummaryResult, SummaryInput>(async ({ input, signal }) => {
         // A resumed subagent whose background was journaled gets it back, not a new one.

@@ -2,7 +2,7 @@
  * The runtime's public shapes: options, handles, reports.
  */
 import type { InspectionEvent, Observer } from 'xstate';
-import type { AgentResult, Delivery, InboxItem, Lifetime, TurnReport } from '../../machines/agent.types.js';
+import type { AgentResult, Delivery, InboxItem, Lifetime, TaskHookDecision, TurnReport } from '../../machines/agent.types.js';
 import type { ContextSpec } from '../context/types.js';
 import type { Attachment, ToolCall } from '../dialogue/entry.js';
 import type { DialogueView } from '../dialogue/types.js';
@@ -28,7 +28,7 @@ import type { TurnOutcome } from './turns.js';
 import type { RetryPolicy } from '../policy/retry-policy.js';
 import type { Clock } from '../model/clock.js';
 
-export type { AgentResult, Delivery, Lifetime, TurnReport };
+export type { AgentResult, Delivery, Lifetime, TaskHookDecision, TurnReport };
 export type { RetentionPolicy };
 
 /** What a task hook sees. */
@@ -40,8 +40,6 @@ export interface TaskHookInput {
   readonly context: string;
 }
 
-/** A hook's verdict: allow (optionally rewriting the task) or deny with a reason. */
-export type TaskHookDecision = { readonly allow: true; readonly task?: string } | { readonly allow: false; readonly reason: string };
 
 /**
  * Runs once per spawn, before any summary is generated. Hooks run in order; each sees the

@@ -6,7 +6,7 @@
 import type {
   AgentContext,
   AgentEvent,
-  HookOutcome,
+  TaskHookDecision,
   InboxItem,
   SampleOutput,
   SummaryResult,
@@ -38,7 +38,7 @@ export interface ToolOutcomeTemplate {
  */
 export interface AgentPayloads {
   /** `xstate.done.actor.hooks` outputs. */
-  readonly hooks?: Readonly<Record<string, HookOutcome>>;
+  readonly hooks?: Readonly<Record<string, TaskHookDecision>>;
   /** `xstate.error.actor.hooks` errors. */
   readonly hookErrors?: Readonly<Record<string, unknown>>;
   /** `xstate.done.actor.summary` outputs. */
@@ -64,8 +64,8 @@ export interface AgentPayloads {
 /** The default payloads: one per guarded branch, two concurrent tool calls per acting step. */
 export const DEFAULT_PAYLOADS: Required<AgentPayloads> = {
   hooks: {
-    'hooks allow (rewritten task)': { allowed: true, task: 'the task, as the hooks rewrote it' },
-    'hooks deny': { allowed: false, reason: 'denied by a test hook' },
+    'hooks allow (rewritten task)': { allow: true, task: 'the task, as the hooks rewrote it' },
+    'hooks deny': { allow: false, reason: 'denied by a test hook' },
   },
   hookErrors: { 'hooks fail': new Error('a test hook threw') },
   summaries: { 'summary ready': { text: 'Background: what the delegating agent found so far.', usage: ZERO_USAGE } },

@@ -98,7 +98,7 @@ describe('late results after cancel are dropped', () => {
     const hooks = agent.standIns.pending('hooks')!;
     agent.actor.send({ type: 'cancel' });
     const seenAtCancel = agent.seen.length;
-    hooks.result.resolve({ allowed: true, task: 'late' });
+    hooks.result.resolve({ allow: true, task: 'late' });
     await afterMicrotasks();
     expect(agent.seen.length).toBe(seenAtCancel);
     expect(agent.context().acceptedTask).toBeNull();
