@@ -56,7 +56,7 @@ export default async function bench(): Promise<BenchFigures> {
 
   const parentEntries = dialogue(50);
   const parent = assembleRequest({ system, messages: seq(parentEntries), model: 'm', effort: 'high' });
-  const task = userEntry({ text: forkTaskWrapper({ task: 'Check module 3.', parentId: '/root', contextMode: 'all', visibleTools: system }), origin: { kind: 'task', from: '/root' } });
+  const task = userEntry({ text: forkTaskWrapper({ task: 'Check module 3.', parentPath: '/root', contextMode: 'all', visibleTools: system }), origin: { kind: 'task', from: '/root' } });
   const fork = assembleRequest({ system, messages: seq([...parentEntries, task]), model: 'm', effort: 'high' });
   const sharedFraction = sharedRequestPrefix(parent, fork) / Buffer.byteLength(serializeRequest(fork), 'utf8');
 

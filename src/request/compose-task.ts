@@ -14,11 +14,11 @@ import { forkTaskWrapper, independentTaskText, type DelegatedRole } from './wrap
  * parent dialogue.
  */
 export type TaskFraming =
-  | { readonly kind: 'fork'; readonly parentId: string; readonly role: DelegatedRole | undefined; readonly attachments?: readonly Attachment[] }
-  | { readonly kind: 'summary'; readonly parentId: string; readonly role: DelegatedRole | undefined; readonly attachments?: readonly Attachment[] }
+  | { readonly kind: 'fork'; readonly parentPath: string; readonly role: DelegatedRole | undefined; readonly attachments?: readonly Attachment[] }
+  | { readonly kind: 'summary'; readonly parentPath: string; readonly role: DelegatedRole | undefined; readonly attachments?: readonly Attachment[] }
   | {
       readonly kind: 'independent';
-      readonly parentId: string;
+      readonly parentPath: string;
       readonly instructions: string | undefined;
       readonly projectContext: string | undefined;
       readonly attachments: readonly Attachment[];
@@ -36,7 +36,7 @@ export function composeInitialTask(framing: TaskFraming | undefined, task: strin
     case 'summary':
       return forkTaskWrapper({
         task,
-        parentId: framing.parentId,
+        parentPath: framing.parentPath,
         ...(framing.role !== undefined ? { role: framing.role } : {}),
         contextMode: framing.kind === 'fork' ? 'all' : 'summary',
         ...(framing.attachments?.length ? { attachments: framing.attachments } : {}),
@@ -45,7 +45,7 @@ export function composeInitialTask(framing: TaskFraming | undefined, task: strin
     case 'independent':
       return independentTaskText({
         task,
-        parentId: framing.parentId,
+        parentPath: framing.parentPath,
         ...(framing.instructions !== undefined ? { instructions: framing.instructions } : {}),
         ...(framing.projectContext !== undefined ? { projectContext: framing.projectContext } : {}),
         attachments: framing.attachments,

@@ -27,7 +27,7 @@ export interface ForkTaskInput {
   /** The hook-accepted task. */
   readonly task: string;
   /** The delegating agent's path, e.g. `/root`. */
-  readonly parentId: string;
+  readonly parentPath: string;
   readonly role?: DelegatedRole;
   /** What the subagent was seeded with; decides the context-boundary wording. */
   readonly contextMode: ContextMode;
@@ -46,7 +46,7 @@ export interface IndependentTaskInput {
   readonly projectContext?: string;
   readonly attachments: readonly Attachment[];
   /** The delegating agent's path; with `visibleTools`, enables reply guidance. */
-  readonly parentId?: string;
+  readonly parentPath?: string;
   /** The subagent's system configuration; reply guidance needs `send_message` in it. */
   readonly visibleTools?: SystemConfiguration;
 }
@@ -64,27 +64,27 @@ const BOUNDARY: Readonly<Record<ContextMode, string>> = {
   none: "Context: you do not see the delegating agent's conversation; everything you need is below.",
 };
 
-const opening = (parentId: string | undefined): string =>
-  parentId === undefined
+const opening = (parentPath: string | undefined): string =>
+  parentPath === undefined
     ? 'You are a subagent: a worker delegated one task.'
-    : `You are a subagent: a worker delegated one task by the agent ${parentId}.`;
+    : `You are a subagent: a worker delegated one task by the agent ${parentPath}.`;
 
-const returnShape = (parentId: string | undefined): string =>
+const returnShape = (parentPath: string | undefined): string =>
   'Return: finish with a final answer that states the result concisely (what you found or changed, and anything left open). ' +
   'Do not include a transcript or a log of your steps. ' +
-  `Your final answer is delivered to ${parentId ?? 'the delegating agent'} automatically.`;
+  `Your final answer is delivered to ${parentPath ?? 'the delegating agent'} automatically.`;
 
-const replyGuidance = (parentId: string): string =>
+const replyGuidance = (parentPath: string): string =>
   'Messaging: to reach the delegating agent before you finish (a question, a progress note) or when it asks you to report, ' +
-  `call send_message({ agent_id: ${JSON.stringify(parentId)}, message: "..." }).`;
+  `call send_message({ agent_id: ${JSON.stringify(parentPath)}, message: "..." }).`;
 
 const block = (tag: string, text: string, attributes = ''): string => `<${tag}${attributes}>\n${text}\n</${tag}>`;
 
 const attachmentBlocks = (attachments: readonly Attachment[]): string[] =>
   attachments.map((attachment) => block('attachment', attachment.content, ` name=${JSON.stringify(attachment.name)}`));
 
-const canReply = (system: SystemConfiguration | undefined, parentId: string | undefined): parentId is string =>
-  parentId !== undefined && system !== undefined && hasTool(system, SEND_MESSAGE_TOOL);
+const canReply = (system: SystemConfiguration | undefined, parentPath: string | undefined): parentPath is string =>
+  parentPath !== undefined && system !== undefined && hasTool(system, SEND_MESSAGE_TOOL);
 
 /**
  * The initial task of a forked subagent, appended after the dialogue it inherited: opening
@@ -92,13 +92,13 @@ const canReply = (system: SystemConfiguration | undefined, parentId: string | un
  * when `send_message` is visible to it, how to message the delegating agent.
  */
 export function forkTaskWrapper(input: ForkTaskInput): string {
-  const parts = [opening(input.parentId)];
+  const parts = [opening(input.parentPath)];
   if (input.role !== undefined) {
     parts.push(`Role: ${input.role.name}`);
     if (input.role.instructions !== undefined && input.role.instructions !== '') parts.push(block('role_instructions', input.role.instructions));
   }
-  parts.push(BOUNDARY[input.contextMode], ...attachmentBlocks(input.attachments ?? []), block('task', input.task), returnShape(input.parentId));
-  if (canReply(input.visibleTools, input.parentId)) parts.push(replyGuidance(input.parentId));
+  parts.push(BOUNDARY[input.contextMode], ...attachmentBlocks(input.attachments ?? []), block('task', input.task), returnShape(input.parentPath));
+  if (canReply(input.visibleTools, input.parentPath)) parts.push(replyGuidance(input.parentPath));
   return parts.join('\n\n');
 }
 
@@ -109,13 +109,13 @@ export function forkTaskWrapper(input: ForkTaskInput): string {
  * return shape (and reply guidance when a parent id is given and `send_message` is visible).
  */
 export function independentTaskText(input: IndependentTaskInput): string {
-  const parts = [`${opening(input.parentId)} You do not see the delegating agent's conversation; everything you need is below.`];
+  const parts = [`${opening(input.parentPath)} You do not see the delegating agent's conversation; everything you need is below.`];
   if (input.instructions !== undefined && input.instructions !== '') parts.push(block('role_instructions', input.instructions));
   if (input.projectContext !== undefined && input.projectContext !== '') {
     parts.push(block('project_context', input.projectContext, ' source="AGENTS.md"'));
   }
   parts.push(...attachmentBlocks(input.attachments));
-  parts.push(block('task', input.task), returnShape(input.parentId));
-  if (canReply(input.visibleTools, input.parentId)) parts.push(replyGuidance(input.parentId));
+  parts.push(block('task', input.task), returnShape(input.parentPath));
+  if (canReply(input.visibleTools, input.parentPath)) parts.push(replyGuidance(input.parentPath));
   return parts.join('\n\n');
 }

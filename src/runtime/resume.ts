@@ -114,7 +114,8 @@ class Restorer {
 
   private inputOf(agent: AgentImage): AgentInput {
     const { spawn } = agent;
-    const { spec, framing, ...rest } = spawn.input as Record<string, unknown> & { spec: ContextSpec | null; framing: AgentInput['framing'] };
+    const { spec, framing: stored, ...rest } = spawn.input as Record<string, unknown> & { spec: ContextSpec | null; framing: AgentInput['framing'] };
+    const framing = renamedParent(stored);
     let snapshot: AgentInput['snapshot'];
     if (spawn.parent !== null && spec !== null) {
       const source = this.versions.get(spawn.parent)?.get(spawn.snapshot.length);
@@ -312,3 +313,9 @@ function stateValueOf(state: string): unknown {
   return value;
 }
 
+/** A task framing journaled before `parentId` was renamed `parentPath` reads as the new shape. */
+function renamedParent(framing: AgentInput['framing']): AgentInput['framing'] {
+  if (framing === undefined || !Object.hasOwn(framing, 'parentId')) return framing;
+  const { parentId, ...rest } = framing as typeof framing & { parentId: string };
+  return { ...rest, parentPath: parentId } as AgentInput['framing'];
+}

@@ -211,17 +211,17 @@ function framingFor(core: RuntimeCore, mode: ContextMode, parentPath: string, ro
     case 'none':
       return {
         kind: 'independent',
-        parentId: parentPath,
+        parentPath: parentPath,
         // Role instructions travel in the task, so the head stays the parent's (shared prefix).
         instructions: role?.instructions,
         projectContext: core.projectContext,
         attachments: request.attachments ?? [],
       };
     case 'summary':
-      return { kind: 'summary', parentId: parentPath, role: roleInfo, attachments: request.attachments ?? [] };
+      return { kind: 'summary', parentPath: parentPath, role: roleInfo, attachments: request.attachments ?? [] };
     case 'all':
     case 'turns':
-      return { kind: 'fork', parentId: parentPath, role: roleInfo, attachments: request.attachments ?? [] };
+      return { kind: 'fork', parentPath: parentPath, role: roleInfo, attachments: request.attachments ?? [] };
   }
 }
 

@@ -43,10 +43,10 @@ function childInput(base: Partial<AgentInput>, o: { hooks: boolean; spec: Contex
   const mode = o.spec === 'summary' ? 'summary' : o.spec === 'all' ? 'all' : 'none';
   const framing: TaskFraming =
     mode === 'summary'
-      ? { kind: 'summary', parentId: '/root', role: undefined }
+      ? { kind: 'summary', parentPath: '/root', role: undefined }
       : mode === 'all'
-        ? { kind: 'fork', parentId: '/root', role: undefined }
-        : { kind: 'independent', parentId: '/root', instructions: undefined, projectContext: undefined, attachments: [] };
+        ? { kind: 'fork', parentPath: '/root', role: undefined }
+        : { kind: 'independent', parentPath: '/root', instructions: undefined, projectContext: undefined, attachments: [] };
   return {
     ...common(base),
     path: '/root/worker',

@@ -57,7 +57,7 @@ describe('fork request prefix (property)', () => {
         text,
         (parentMessages, system, parentEffort, childEffort, task) => {
           const parent = assembleRequest({ system, messages: seq(parentMessages), model: 'm', effort: parentEffort });
-          const wrapped = forkTaskWrapper({ task, parentId: '/root', contextMode: 'all', visibleTools: system });
+          const wrapped = forkTaskWrapper({ task, parentPath: '/root', contextMode: 'all', visibleTools: system });
           const taskEntry = userEntry({ id: 't', text: wrapped, origin: { kind: 'task', from: '/root' } });
           const child = assembleRequest({ system, messages: seq([...parentMessages, taskEntry]), model: 'm', effort: childEffort });
 

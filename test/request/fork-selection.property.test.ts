@@ -31,7 +31,7 @@ describe('fork prefix through selection (property)', () => {
         const parentLast = assembleRequest({ system, messages: EntryView.of(effective.slice(0, lastReply)), model: 'm', effort });
 
         const snapshot = selectSnapshot(parent, 'all', { triggeringCallId: generated.trigger! });
-        const task = composeInitialTask({ kind: 'fork', parentId: '/root', role: undefined }, 'check it', system);
+        const task = composeInitialTask({ kind: 'fork', parentPath: '/root', role: undefined }, 'check it', system);
         const child = Dialogue.seeded(snapshot.entries).append(userEntry({ text: task, origin: { kind: 'task', from: '/root' } }));
         const childFirst = assembleRequest({ system, messages: child.effective(), model: 'm', effort });
 

@@ -79,7 +79,7 @@ function describeChild(req: ModelRequest) {
 }
 
 const forkTask = (contextMode: 'all' | 'turns' | 'summary', system = parentSystem) =>
-  task(forkTaskWrapper({ task: TASK, parentId: '/root', contextMode, visibleTools: system }));
+  task(forkTaskWrapper({ task: TASK, parentPath: '/root', contextMode, visibleTools: system }));
 
 describe('request heads', () => {
   it('parent', () => {
@@ -89,7 +89,7 @@ describe('request heads', () => {
 
   it('isolated subagent (role with its own system prompt)', () => {
     const system = buildSystemConfiguration({ preset: resolvePreset('reviewer', presets), registry });
-    const text = independentTaskText({ task: TASK, projectContext: 'Run tests with npm test.', attachments: [], parentId: '/root', visibleTools: system });
+    const text = independentTaskText({ task: TASK, projectContext: 'Run tests with npm test.', attachments: [], parentPath: '/root', visibleTools: system });
     const req = assembleRequest({ system, messages: seq([task(text)]), model: MODEL, effort: 'high' });
     const child = describeChild(req);
     expect(child.prefix).toEqual({ shared: false, reasons: ['different_preset', 'different_system_prompt'] });

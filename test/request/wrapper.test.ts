@@ -17,7 +17,7 @@ describe('forkTaskWrapper', () => {
     expect(
       forkTaskWrapper({
         task: 'Find why two tests fail.',
-        parentId: '/root',
+        parentPath: '/root',
         role: { name: 'debugger', instructions: 'Reproduce before fixing.' },
         contextMode: 'all',
         visibleTools: full,
@@ -44,14 +44,14 @@ describe('forkTaskWrapper', () => {
   });
 
   it('drops the reply guidance when send_message is filtered out', () => {
-    const text = forkTaskWrapper({ task: 'T', parentId: '/root', contextMode: 'all', visibleTools: noMessaging });
+    const text = forkTaskWrapper({ task: 'T', parentPath: '/root', contextMode: 'all', visibleTools: noMessaging });
     expect(text).not.toContain('send_message');
     expect(text).not.toContain('Messaging:');
     expect(text).toContain('delivered to /root automatically');
   });
 
   it('words the boundary per context mode', () => {
-    const of = (contextMode: 'all' | 'turns' | 'summary' | 'none') => forkTaskWrapper({ task: 'T', parentId: '/root/a', contextMode, visibleTools: full });
+    const of = (contextMode: 'all' | 'turns' | 'summary' | 'none') => forkTaskWrapper({ task: 'T', parentPath: '/root/a', contextMode, visibleTools: full });
     expect(of('turns')).toBe(of('all'));
     expect(of('summary')).toContain('the background above was prepared from the delegating agent');
     expect(of('none')).toContain("you do not see the delegating agent's conversation");
@@ -59,14 +59,14 @@ describe('forkTaskWrapper', () => {
   });
 
   it('leaves out empty role instructions, and the role line without a role', () => {
-    const bare = forkTaskWrapper({ task: 'T', parentId: '/root', role: { name: 'r', instructions: '' }, contextMode: 'all', visibleTools: full });
+    const bare = forkTaskWrapper({ task: 'T', parentPath: '/root', role: { name: 'r', instructions: '' }, contextMode: 'all', visibleTools: full });
     expect(bare).toContain('Role: r');
     expect(bare).not.toContain('<role_instructions>');
-    expect(forkTaskWrapper({ task: 'T', parentId: '/root', contextMode: 'all', visibleTools: full })).not.toContain('Role:');
+    expect(forkTaskWrapper({ task: 'T', parentPath: '/root', contextMode: 'all', visibleTools: full })).not.toContain('Role:');
   });
 
   it('is deterministic and never says "child agent"', () => {
-    const input = { task: 'T', parentId: '/root', role: { name: 'r', instructions: 'i' }, contextMode: 'all' as const, visibleTools: full };
+    const input = { task: 'T', parentPath: '/root', role: { name: 'r', instructions: 'i' }, contextMode: 'all' as const, visibleTools: full };
     expect(forkTaskWrapper(input)).toBe(forkTaskWrapper({ ...input }));
     expect(forkTaskWrapper(input).toLowerCase()).not.toContain('child');
   });
@@ -83,7 +83,7 @@ describe('independentTaskText', () => {
           { name: 'diff.patch', content: '+a' },
           { name: 'say "hi".txt', content: 'hi' },
         ],
-        parentId: '/root',
+        parentPath: '/root',
         visibleTools: full,
       }),
     ).toMatchInlineSnapshot(`
@@ -122,8 +122,8 @@ describe('independentTaskText', () => {
         '<task>\nT\n</task>\n\n' +
         'Return: finish with a final answer that states the result concisely (what you found or changed, and anything left open). Do not include a transcript or a log of your steps. Your final answer is delivered to the delegating agent automatically.',
     );
-    expect(independentTaskText({ task: 'T', attachments: [], parentId: '/root' })).not.toContain(REPLY);
-    expect(independentTaskText({ task: 'T', attachments: [], parentId: '/root', visibleTools: noMessaging })).not.toContain('send_message');
+    expect(independentTaskText({ task: 'T', attachments: [], parentPath: '/root' })).not.toContain(REPLY);
+    expect(independentTaskText({ task: 'T', attachments: [], parentPath: '/root', visibleTools: noMessaging })).not.toContain('send_message');
     expect(independentTaskText({ task: 'T', attachments: [], visibleTools: full })).not.toContain('send_message');
     expect(independentTaskText({ task: 'T', attachments: [], instructions: '', projectContext: '' })).toBe(minimal);
   });
@@ -136,21 +136,21 @@ describe('composeInitialTask', () => {
 
   it('uses the fork wrapper for fork and summary framings', () => {
     const role = { name: 'r', instructions: 'i' };
-    expect(composeInitialTask({ kind: 'fork', parentId: '/root', role }, 'T', full)).toBe(
-      forkTaskWrapper({ task: 'T', parentId: '/root', role, contextMode: 'all', visibleTools: full }),
+    expect(composeInitialTask({ kind: 'fork', parentPath: '/root', role }, 'T', full)).toBe(
+      forkTaskWrapper({ task: 'T', parentPath: '/root', role, contextMode: 'all', visibleTools: full }),
     );
-    expect(composeInitialTask({ kind: 'summary', parentId: '/root', role: undefined }, 'T', noMessaging)).toBe(
-      forkTaskWrapper({ task: 'T', parentId: '/root', contextMode: 'summary', visibleTools: noMessaging }),
+    expect(composeInitialTask({ kind: 'summary', parentPath: '/root', role: undefined }, 'T', noMessaging)).toBe(
+      forkTaskWrapper({ task: 'T', parentPath: '/root', contextMode: 'summary', visibleTools: noMessaging }),
     );
   });
 
   it('uses the independent layout for independent framings', () => {
     const attachments = [{ name: 'a', content: 'b' }];
     expect(
-      composeInitialTask({ kind: 'independent', parentId: '/root', instructions: 'i', projectContext: 'p', attachments }, 'T', full),
-    ).toBe(independentTaskText({ task: 'T', parentId: '/root', instructions: 'i', projectContext: 'p', attachments, visibleTools: full }));
+      composeInitialTask({ kind: 'independent', parentPath: '/root', instructions: 'i', projectContext: 'p', attachments }, 'T', full),
+    ).toBe(independentTaskText({ task: 'T', parentPath: '/root', instructions: 'i', projectContext: 'p', attachments, visibleTools: full }));
     expect(
-      composeInitialTask({ kind: 'independent', parentId: '/root', instructions: undefined, projectContext: undefined, attachments: [] }, 'T', full),
-    ).toBe(independentTaskText({ task: 'T', parentId: '/root', attachments: [], visibleTools: full }));
+      composeInitialTask({ kind: 'independent', parentPath: '/root', instructions: undefined, projectContext: undefined, attachments: [] }, 'T', full),
+    ).toBe(independentTaskText({ task: 'T', parentPath: '/root', attachments: [], visibleTools: full }));
   });
 });
