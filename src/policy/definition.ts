@@ -43,8 +43,12 @@ export interface AgentDefinition {
   readonly contexts?: readonly ContextMode[];
   readonly delivery?: Delivery;
   readonly lifetime?: Lifetime;
-  /** Turn budget for one activation; a positive integer. */
-  readonly maxTurns?: number;
+  /**
+   * Model requests per turn (a positive integer): the agent's `maxSteps`. Read from the front
+   * matter key `maxTurns`, Claude Code's name for it, but what it bounds is the number of model
+   * requests one turn may make, not a number of turns.
+   */
+  readonly maxSteps?: number;
   /** Claude Code's permission mode, mapped to capability and confirmation rules (`permission-mode.ts`). */
   readonly permissionMode?: PermissionMode;
   /**

@@ -118,7 +118,8 @@ export function parseDefinition(text: string, options: ParseDefinitionOptions): 
     ...optional('contexts', contexts),
     ...optional('delivery', reader.optional('delivery', readEnum(DELIVERIES))),
     ...optional('lifetime', reader.optional('lifetime', readEnum(LIFETIMES))),
-    ...optional('maxTurns', reader.optional('maxTurns', readPositiveInteger)),
+    // Claude Code's `maxTurns` key counts model requests per turn: the runtime calls that maxSteps.
+    ...optional('maxSteps', reader.optional('maxTurns', readPositiveInteger)),
     ...optional('permissionMode', reader.optional('permissionMode', readEnum(PERMISSION_MODES))),
     ...optional('output', reader.optional('output', readOutputSchema)),
     ...optional('retry', reader.optional('retry', readRetryPolicy)),

@@ -15,7 +15,7 @@ export type RoleDefinition = Pick<AgentDefinition, 'name'> &
   Partial<
     Pick<
       AgentDefinition,
-      'instructions' | 'description' | 'model' | 'effort' | 'tools' | 'disallowedTools' | 'context' | 'contexts' | 'delivery' | 'lifetime' | 'maxTurns' | 'permissionMode' | 'source' | 'output' | 'retry' | 'requestTimeoutMs'
+      'instructions' | 'description' | 'model' | 'effort' | 'tools' | 'disallowedTools' | 'context' | 'contexts' | 'delivery' | 'lifetime' | 'maxSteps' | 'permissionMode' | 'source' | 'output' | 'retry' | 'requestTimeoutMs'
     >
   >;
 

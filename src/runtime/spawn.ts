@@ -178,7 +178,7 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
     effort: request.effort ?? role?.effort ?? parentContext.input.effort,
     lifetime,
     delivery,
-    maxSteps: role?.maxTurns ?? core.options.defaults?.maxSteps ?? DEFAULT_MAX_STEPS,
+    maxSteps: role?.maxSteps ?? core.options.defaults?.maxSteps ?? DEFAULT_MAX_STEPS,
     ...(output ? { output } : {}),
     prefix: prefix.shared ? { shared: true, reasons: [] } : { shared: false, reasons: prefix.reasons },
     hasTaskHooks: (core.options.taskHooks?.length ?? 0) > 0,

@@ -192,7 +192,7 @@ export interface RuntimeOptions {
     /**
      * Model requests per turn (default `DEFAULT_MAX_STEPS`, 20). Reaching it ends the turn with
      * status `max_steps` and the text so far: the root and continuable agents go idle and stay
-     * usable, a one-shot subagent settles (failed, `max_steps`). A role's `maxTurns` overrides it.
+     * usable, a one-shot subagent settles (failed, `max_steps`). A role's `maxSteps` (front matter key `maxTurns`) overrides it.
      */
     readonly maxSteps?: number;
   };

@@ -41,7 +41,7 @@ describe('parseDefinition: fixtures', () => {
       effort: 'high',
       delivery: 'parent',
       lifetime: 'one-shot',
-      maxTurns: 12,
+      maxSteps: 12,
       unknownKeys: [],
       source: { file: '.agents/reviewer.md', scope: 'project' },
     });
@@ -64,7 +64,7 @@ describe('parseDefinition: fixtures', () => {
     expect(definition.instructions.endsWith('Include specific examples of how to fix issues.')).toBe(true);
     expect(definition.instructions.split('\n\n')).toHaveLength(5);
     // Keys the file does not set stay absent, so callers apply their own defaults.
-    for (const key of ['effort', 'disallowedTools', 'context', 'contexts', 'delivery', 'lifetime', 'maxTurns']) {
+    for (const key of ['effort', 'disallowedTools', 'context', 'contexts', 'delivery', 'lifetime', 'maxSteps']) {
       expect(Object.hasOwn(definition, key), key).toBe(false);
     }
     expect(resolveContextSpec({ role: definition, requested: 'fork' })).toBe('all');
@@ -92,7 +92,7 @@ describe('parseDefinition: fixtures', () => {
     expect(definition.permissionMode).toBe('plan');
     // Claude Code's `model: inherit` means "the caller's model": no model of its own.
     expect(Object.hasOwn(definition, 'model')).toBe(false);
-    expect(definition.maxTurns).toBeUndefined();
+    expect(definition.maxSteps).toBeUndefined();
   });
 
   it('works without a warning sink', async () => {
@@ -134,12 +134,12 @@ describe('parseDefinition: values', () => {
     const unset = parseDefinition(md(['name: a', 'description: d', 'tools:', 'model:', 'maxTurns: ~']), opts());
     expect(Object.hasOwn(unset, 'tools')).toBe(false);
     expect(Object.hasOwn(unset, 'model')).toBe(false);
-    expect(Object.hasOwn(unset, 'maxTurns')).toBe(false);
+    expect(Object.hasOwn(unset, 'maxSteps')).toBe(false);
   });
 
-  it('accepts a quoted turn budget and trims strings', () => {
+  it('accepts a quoted step budget and trims strings', () => {
     const definition = parseDefinition(md(['name: " a "', 'description: "  d  "', 'maxTurns: "7"', 'model: " opus "']), opts());
-    expect(definition).toMatchObject({ name: 'a', description: 'd', maxTurns: 7, model: 'opus' });
+    expect(definition).toMatchObject({ name: 'a', description: 'd', maxSteps: 7, model: 'opus' });
   });
 
   it('handles CRLF line endings, a byte order mark and the "..." closing fence', () => {
@@ -390,7 +390,7 @@ describe('the quoting retry for unquoted ": "', () => {
   it('reads the value as text and warns on its line, naming the key', () => {
     const { definition, warnings } = parse(['name: a', 'description: Use when: reviewing a "diff" \\ or a patch', 'maxTurns: 3']);
     expect(definition.description).toBe('Use when: reviewing a "diff" \\ or a patch');
-    expect(definition.maxTurns).toBe(3);
+    expect(definition.maxSteps).toBe(3);
     expect(warnings).toEqual([expect.stringMatching(/^agents\/reviewer\.md:3: key "description": the unquoted value is not valid YAML/)]);
   });
 

@@ -86,6 +86,14 @@ describe('delivery and lifetime', () => {
     await expect(handle.result).resolves.toMatchObject({ status: 'failed', stopReason: 'max_steps' });
   });
 
+  it('a role\'s maxSteps (front matter maxTurns) bounds the model requests of its turn, over the runtime default', async () => {
+    const loop = { toolCalls: [{ name: 'list_agents' }] };
+    const model = scriptedModel({ '/root/loop': { 0: [loop, loop, loop, loop, loop] } });
+    const rt = createRuntime({ model, roles: [{ name: 'spinner', maxSteps: 3 }], defaults: { maxSteps: 10 } });
+    const handle = await rt.spawn('/root', { task_name: 'loop', message: 'spin', role: 'spinner' });
+    await expect(handle.result).resolves.toMatchObject({ status: 'failed', stopReason: 'max_steps', usage: { requests: 3 } });
+  });
+
   it('a summary subagent\'s usage includes what generating its background cost', async () => {
     const model = scriptedModel({
       '/root': { 0: [{ text: 'history' }] },
