@@ -3,8 +3,15 @@
  * handles machines with `invoke`). States are identified by a caller-given key without
  * volatile context, and only events that enable a transition in a state are tried there.
  */
-import { getShortestPaths, getSimplePaths } from '@xstate/graph';
+import type * as Graph from '@xstate/graph';
 import type { AnyMachineSnapshot, AnyStateMachine, EventObject } from 'xstate';
+
+// `@xstate/graph` is an optional peer: loading it here (not with a static import) keeps the
+// rest of this entry, the scripted model and the clocks, usable without it.
+const graph: typeof Graph | undefined = await import('@xstate/graph').catch((error: unknown) => {
+  if ((error as { code?: unknown }).code === 'ERR_MODULE_NOT_FOUND') return undefined;
+  throw error;
+});
 
 /**
  * How paths are chosen:
@@ -62,8 +69,9 @@ export function machinePaths<TEvent extends EventObject>(machine: AnyStateMachin
     serializeEvent: label,
     stopWhen: (snapshot: AnyMachineSnapshot) => snapshot.status !== 'active',
   };
-  const generate = strategy === 'simple' ? getSimplePaths : getShortestPaths;
-  const raw = generate(machine, traversal as unknown as Parameters<typeof getShortestPaths>[1]) as unknown as Array<{ steps: GraphStep[] }>;
+  if (graph === undefined) throw new Error('machinePaths needs the optional peer dependency @xstate/graph (npm i -D @xstate/graph)');
+  const generate = strategy === 'simple' ? graph.getSimplePaths : graph.getShortestPaths;
+  const raw = generate(machine, traversal as unknown as Parameters<typeof graph.getShortestPaths>[1]) as unknown as Array<{ steps: GraphStep[] }>;
   const paths = raw.map(
     (path): MachinePath<TEvent> => ({
       steps: path.steps.map((step) => ({ event: step.event as TEvent, label: label(step.event), expected: stateKey(step.state) })),

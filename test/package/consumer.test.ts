@@ -1,0 +1,160 @@
+/**
+ * The package as another project consumes it: build it, `npm pack` it, install the tarball
+ * into a scratch project beside its own zod 3 and xstate, type-check the README's examples
+ * there (strict, NodeNext, library types checked too) and run them. Then again with xstate at
+ * the lowest version the peer range allows.
+ *
+ * Installs prefer npm's cache (`npm ci` fills it with every version used here but the lowest
+ * xstate, fetched once). Slow steps are processes, so the timeout is generous; nothing here
+ * measures time.
+ */
+import { execFile } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exampleModule, readmeExamples } from './readme-examples.js';
+
+const run = promisify(execFile);
+const repo = fileURLToPath(new URL('../..', import.meta.url));
+const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as {
+  readonly version: string;
+  readonly peerDependencies: Record<string, string>;
+  readonly devDependencies: Record<string, string>;
+};
+/** The lowest xstate the peer range admits (`^5.33.0` → `5.33.0`). */
+const LOWEST_XSTATE = /^\^?(\d+\.\d+\.\d+)$/.exec(pkg.peerDependencies['xstate'] ?? '')?.[1];
+const TIMEOUT = 900_000;
+
+const tsc = join(repo, 'node_modules/typescript/bin/tsc');
+const npm = (args: readonly string[], cwd: string) => run('npm', [...args, '--no-audit', '--no-fund', '--ignore-scripts', '--prefer-offline'], { cwd, maxBuffer: 1 << 24 });
+
+let work: string;
+let project: string;
+let packedFiles: string[] = [];
+const skipped: string[] = [];
+const written: Array<{ file: string; code: string; module: string }> = [];
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'subagent-actors-consumer-'));
+  // Build and pack from a staging copy, so the repository's own dist/ is left alone.
+  const stage = join(work, 'stage');
+  mkdirSync(stage);
+  for (const file of ['package.json', 'README.md', 'LICENSE']) cpSync(join(repo, file), join(stage, file));
+  await run(process.execPath, [tsc, '-p', join(repo, 'tsconfig.build.json'), '--outDir', join(stage, 'dist')], { cwd: repo });
+  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', work], { cwd: stage, maxBuffer: 1 << 24 });
+  const [packed] = JSON.parse(stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
+  packedFiles = packed!.files.map((f) => f.path);
+
+  project = join(work, 'consumer');
+  mkdirSync(join(project, 'src'), { recursive: true });
+  writeFileSync(
+    join(project, 'package.json'),
+    JSON.stringify({
+      name: 'consumer',
+      private: true,
+      type: 'module',
+      dependencies: {
+        'subagent-actors': `file:${join(work, packed!.filename)}`,
+        xstate: pkg.devDependencies['xstate'],
+        // A host on zod 3: its tool schemas must type-check and run (the runtime has its own zod 4).
+        zod: pkg.devDependencies['zod3']!.replace(/^npm:zod@/, ''),
+        '@types/node': pkg.devDependencies['@types/node'],
+      },
+    }),
+  );
+  writeFileSync(
+    join(project, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        target: 'ES2022',
+        lib: ['ES2023'],
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        types: ['node'],
+        strict: true,
+        skipLibCheck: false,
+        outDir: 'out',
+      },
+      include: ['src'],
+    }),
+  );
+  const exports = new Map<string, string>();
+  for (const [entry, module] of [
+    ['subagent-actors', await import('../../src/index.js')],
+    ['subagent-actors/testing', await import('../../src/testing/index.js')],
+    ['subagent-actors/machine', await import('../../machines/index.js')],
+  ] as const) {
+    for (const name of Object.keys(module)) if (!exports.has(name)) exports.set(name, entry);
+  }
+  for (const example of readmeExamples(readFileSync(join(repo, 'README.md'), 'utf8'))) {
+    if (example.skip !== undefined) skipped.push(`README.md:${example.line} ${example.skip}`);
+    else written.push({ file: `readme-${example.line}`, code: example.code, module: exampleModule(example.code, exports) });
+  }
+  for (const example of written) writeFileSync(join(project, 'src', `${example.file}.ts`), example.module);
+  await npm(['install', '--no-package-lock'], project);
+}, TIMEOUT);
+
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+}, TIMEOUT);
+
+
+/** Type-checks and builds the examples, then runs each; returns every failure found. */
+async function checkExamples(): Promise<string[]> {
+  const failures: string[] = [];
+  try {
+    await run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: project, maxBuffer: 1 << 24 });
+  } catch (error) {
+    return [`tsc: ${(error as { stdout?: string }).stdout ?? String(error)}`];
+  }
+  for (const example of written) {
+    try {
+      const { stdout } = await run(process.execPath, [join('out', `${example.file}.js`)], { cwd: project, timeout: 120_000, maxBuffer: 1 << 24 });
+      // `console.log(...); // expected output` in an example is a claim about what it prints.
+      for (const [, claim] of example.code.matchAll(/^console\.log\(.*\);\s*\/\/\s*(?!\{)(\S.*)$/gm)) {
+        if (!stdout.includes(claim!.trim())) failures.push(`${example.file}: printed ${JSON.stringify(stdout)}, README says ${JSON.stringify(claim)}`);
+      }
+    } catch (error) {
+      const { stderr } = error as { stderr?: string };
+      failures.push(`${example.file} failed: ${(stderr ?? String(error)).slice(0, 2000)}`);
+    }
+  }
+  return failures;
+}
+
+describe('the packed package in a consumer project', () => {
+  it('ships the built entries, README and LICENSE, and no source maps or sources', () => {
+    expect(packedFiles).toEqual(expect.arrayContaining(['package.json', 'README.md', 'LICENSE', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/machines/index.js']));
+    expect(packedFiles.filter((f) => f.endsWith('.map') || (f.endsWith('.ts') && !f.endsWith('.d.ts')))).toEqual([]);
+  });
+
+  it('compiles every README example that needs no provider or Pi', () => {
+    expect(written.length).toBeGreaterThanOrEqual(5);
+    expect(skipped.map((s) => s.replace(/^README\.md:\d+ /, ''))).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^imports @ai-sdk\/anthropic/), expect.stringMatching(/^imports subagent-actors\/pi/)]),
+    );
+  });
+
+  it(
+    'type-checks and runs the README examples with the tested xstate and a zod 3 host',
+    async () => {
+      expect(await checkExamples()).toEqual([]);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'type-checks and runs them with xstate at the lowest supported version',
+    async () => {
+      expect(LOWEST_XSTATE).toBeDefined();
+      await npm(['install', '--no-package-lock', `xstate@${LOWEST_XSTATE!}`], project);
+      const installed = JSON.parse(readFileSync(join(project, 'node_modules/xstate/package.json'), 'utf8')) as { version: string };
+      expect(installed.version).toBe(LOWEST_XSTATE);
+      expect(await checkExamples()).toEqual([]);
+    },
+    TIMEOUT,
+  );
+});
