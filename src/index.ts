@@ -20,6 +20,25 @@ export { OutputSchemaError } from './request/output-schema.js';
 export { ROOT_PATH } from './runtime/paths.js';
 export { DEFAULT_RESULT_METADATA, resultMetadata, resultToolContent, type ResultMetadata, type ResultMetadataField } from './runtime/reports.js';
 export { DEFAULT_MAX_STEPS, type TurnOutcome, type TurnUsage } from './runtime/turns.js';
+export {
+  DEFAULT_EVENT_BUFFER,
+  type EventsOptions,
+  type HaltedEvent,
+  type LaggedEvent,
+  type ReasoningDeltaEvent,
+  type RetryStreamEvent,
+  type RuntimeStreamEvent,
+  type RuntimeStreamEventType,
+  type SessionEndedEvent,
+  type StateChangedEvent,
+  type SubagentSettledEvent,
+  type SubagentSpawnedEvent,
+  type TextDeltaEvent,
+  type ToolCallFinishedEvent,
+  type ToolCallStartedEvent,
+  type TurnEndedEvent,
+  type UsageUpdatedEvent,
+} from './runtime/stream-events.js';
 export { DEFAULT_SYSTEM_PROMPT } from './runtime/heads.js';
 export { DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_RETRY_POLICY, type RetryPolicy } from './policy/retry-policy.js';
 export { RequestTimeoutError } from './model/transient.js';

@@ -45,7 +45,7 @@ function declaredExports(file: string): { values: string[]; types: string[]; sta
 const PINNED: Record<string, { readonly values: readonly string[]; readonly types: readonly string[] }> = {
   '.': {
     values: [
-      'CAPABILITY_TAGS', 'COMMON_TOOL_CAPABILITIES', 'DEFAULT_LIMITS', 'DEFAULT_MAX_STEPS', 'DEFAULT_REQUEST_TIMEOUT_MS', 'DEFAULT_RETRY_POLICY', 'RequestTimeoutError', 'DEFAULT_RESULT_METADATA', 'DEFAULT_SYSTEM_PROMPT', 'DefinitionError', 'JOURNAL_FORMAT', 'JsonlSessionStore',
+      'CAPABILITY_TAGS', 'COMMON_TOOL_CAPABILITIES', 'DEFAULT_EVENT_BUFFER', 'DEFAULT_LIMITS', 'DEFAULT_MAX_STEPS', 'DEFAULT_REQUEST_TIMEOUT_MS', 'DEFAULT_RETRY_POLICY', 'RequestTimeoutError', 'DEFAULT_RESULT_METADATA', 'DEFAULT_SYSTEM_PROMPT', 'DefinitionError', 'JOURNAL_FORMAT', 'JsonlSessionStore',
       'LimitError', 'OutputSchemaError', 'ROOT_PATH', 'RuntimeError', 'StoreError', 'checkPriceTable', 'costOf', 'createJsonlStore', 'openJsonlStore', 'resumeRuntime', 'requestUsage', 'resultMetadata', 'resultToolContent', 'SUMMARY_SYSTEM_PROMPT', 'UnknownRoleError', 'ZERO_USAGE', 'addUsage', 'createCapabilityCatalog', 'createRuntime',
       'defineRuntimeTool', 'describeConfirmation', 'loadDefinitions', 'loadProjectContext', 'modelSummarizer', 'DEFAULT_MESSAGING_SCOPE', 'mayMessage',
     ],
@@ -60,6 +60,8 @@ const PINNED: Record<string, { readonly values: readonly string[]; readonly type
       'ResumeOptions', 'RuntimeTool', 'SampleContext', 'SessionStore', 'SpawnHandle', 'SpawnPolicyDecision', 'SpawnPolicyInput', 'SpawnRequest', 'StopReason', 'StoreErrorCode', 'Summarizer',
       'SummaryInput', 'SummaryResult', 'SystemConfiguration', 'TaskHook', 'TaskHookDecision', 'TaskHookInput', 'ToolCall', 'ToolCallOutcome', 'ToolExecutionContext',
       'ToolArgsOf', 'ToolInputSchema', 'ToolOutput', 'ToolResultEntry', 'ToolSchema', 'TurnInfo', 'TurnOutcome', 'TurnReport', 'TurnStatus', 'TurnUsage', 'Usage', 'UserEntry', 'UserOrigin',
+      'EventsOptions', 'HaltedEvent', 'LaggedEvent', 'ReasoningDeltaEvent', 'RetryStreamEvent', 'RuntimeStreamEvent', 'RuntimeStreamEventType', 'SessionEndedEvent',
+      'StateChangedEvent', 'SubagentSettledEvent', 'SubagentSpawnedEvent', 'TextDeltaEvent', 'ToolCallFinishedEvent', 'ToolCallStartedEvent', 'TurnEndedEvent', 'UsageUpdatedEvent',
     ],
   },
   './machine': {

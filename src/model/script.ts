@@ -26,6 +26,13 @@ export interface ScriptReply {
   readonly fail?: string;
   /** Defaults to `tool_calls` when the reply has calls, else `stop`. */
   readonly stopReason?: string;
+  /**
+   * The text as it streams: the pieces `context.onDelta` receives, in order, when the runtime
+   * asks for deltas. `text` defaults to their concatenation; given both, they must match.
+   */
+  readonly chunks?: readonly string[];
+  /** Reasoning streamed as `reasoning` deltas before the text (one delta per string). */
+  readonly reasoning?: string | readonly string[];
 }
 
 /** A reply computed from the request, for dynamic scripts. */

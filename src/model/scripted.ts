@@ -5,7 +5,7 @@
 import type { ToolCall } from '../dialogue/entry.js';
 import type { ModelRequest } from '../request/types.js';
 import { throwIfAborted } from './abort.js';
-import type { ModelAdapter, ModelResponse, ReplyUsage, SampleContext } from './adapter.js';
+import type { ModelAdapter, ModelDelta, ModelResponse, ReplyUsage, SampleContext } from './adapter.js';
 import { scriptedCallId } from './call-ids.js';
 import type { Clock } from './clock.js';
 import { systemClock } from './clock.js';
@@ -29,6 +29,11 @@ export interface ScriptedModelOptions {
    * {@link PrefixCache}, or a cache to share (and inspect) across models.
    */
   readonly cache?: boolean | PrefixCache;
+  /**
+   * Stream every reply's text in pieces of this many characters (code points) when the
+   * runtime asks for deltas; a reply's own `chunks` win. Default: one piece per reply.
+   */
+  readonly chunkSize?: number;
 }
 
 /** One request the scripted model received. */
@@ -67,6 +72,33 @@ function estimateOutputTokens(text: string, toolCalls: readonly ToolCall[]): num
   return bytesToTokens(Buffer.byteLength(text + calls, 'utf8'));
 }
 
+/** Splits `text` into pieces of `size` code points (never inside a surrogate pair). */
+function piecesOf(text: string, size: number): string[] {
+  const points = [...text];
+  const out: string[] = [];
+  for (let i = 0; i < points.length; i += size) out.push(points.slice(i, i + size).join(''));
+  return out;
+}
+
+/** The reply's text, checked against its `chunks` when it has both. */
+function replyText(reply: ScriptReply): string {
+  const joined = reply.chunks?.join('');
+  if (reply.text !== undefined && joined !== undefined && joined !== reply.text) {
+    throw new Error(`scriptedModel: a reply's chunks must join to its text (${JSON.stringify(joined)} ≠ ${JSON.stringify(reply.text)})`);
+  }
+  return reply.text ?? joined ?? '';
+}
+
+/** The deltas a reply streams: its reasoning, then its text in its chunks (or `chunkSize` pieces). */
+function deltasOf(reply: ScriptReply, text: string, chunkSize: number | undefined): ModelDelta[] {
+  const reasoning = reply.reasoning === undefined ? [] : typeof reply.reasoning === 'string' ? [reply.reasoning] : reply.reasoning;
+  const pieces = reply.chunks ?? (chunkSize !== undefined ? piecesOf(text, chunkSize) : [text]);
+  return [
+    ...reasoning.filter((r) => r !== '').map((r): ModelDelta => ({ kind: 'reasoning', text: r })),
+    ...pieces.filter((p) => p !== '').map((p): ModelDelta => ({ kind: 'text', text: p })),
+  ];
+}
+
 /**
  * Creates a scripted model.
  *
@@ -83,10 +115,17 @@ function estimateOutputTokens(text: string, toolCalls: readonly ToolCall[]): num
  * cache tokens come from the {@link PrefixCache} and output tokens are estimated from the
  * reply; otherwise it is zero. Successful requests are recorded in the cache either way.
  *
+ * Streaming: when the runtime passes `context.onDelta`, the reply's `reasoning`, then its text
+ * (in its `chunks`, or `chunkSize` pieces, or whole) are handed to it in order, the latency
+ * spread evenly over the pieces (so the last arrives when the reply would have); a `fail`
+ * step streams its pieces, then rejects. Without `onDelta` nothing is split.
+ *
  * `summarize` answers from the `summary` entry of the first rule matching
  * `input.agentPath`, with the same latency, abort and strictness rules.
  */
 export function scriptedModel(script: Script, options: ScriptedModelOptions = {}): ScriptedModel {
+  const chunkSize = options.chunkSize;
+  if (chunkSize !== undefined && (!Number.isInteger(chunkSize) || chunkSize < 1)) throw new TypeError(`scriptedModel: chunkSize must be a positive integer (got ${String(chunkSize)})`);
   const index = compileScript(script);
   const clock = options.clock ?? systemClock;
   const cache = options.cache instanceof PrefixCache ? options.cache : options.cache === true ? new PrefixCache() : undefined;
@@ -97,6 +136,19 @@ export function scriptedModel(script: Script, options: ScriptedModelOptions = {}
     const ms = latencyMs ?? options.latencyMs ?? 0;
     if (ms > 0) await clock.sleep(ms, signal);
     throwIfAborted(signal);
+  };
+
+  /** Hands the reply's deltas to `onDelta`, waiting out the latency piece by piece. */
+  const stream = async (reply: ScriptReply, text: string, context: SampleContext, onDelta: (delta: ModelDelta) => void): Promise<void> => {
+    const deltas = deltasOf(reply, text, chunkSize);
+    const ms = reply.latencyMs ?? options.latencyMs ?? 0;
+    if (deltas.length === 0) return wait(ms, context.signal);
+    for (const [i, delta] of deltas.entries()) {
+      // Rounded cumulatively, so the pieces' waits add up to the latency exactly.
+      const slice = Math.round((ms * (i + 1)) / deltas.length) - Math.round((ms * i) / deltas.length);
+      await wait(slice, context.signal);
+      onDelta(delta);
+    }
   };
 
   const resolveReply = async (request: ModelRequest, context: SampleContext): Promise<ScriptReply> => {
@@ -130,10 +182,11 @@ export function scriptedModel(script: Script, options: ScriptedModelOptions = {}
       throwIfAborted(context.signal);
       const reply = await resolveReply(request, context);
       throwIfAborted(context.signal);
-      await wait(reply.latencyMs, context.signal);
+      const text = replyText(reply);
+      if (context.onDelta) await stream(reply, text, context, context.onDelta);
+      else await wait(reply.latencyMs, context.signal);
       if (reply.fail !== undefined) throw new Error(reply.fail);
 
-      const text = reply.text ?? '';
       const toolCalls: ToolCall[] = (reply.toolCalls ?? []).map((call, i) => ({
         id: call.id ?? scriptedCallId(context.agentPath, context.turn, context.step, i),
         name: call.name,

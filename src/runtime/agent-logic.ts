@@ -27,7 +27,8 @@ import { checkOutput } from '../request/output-schema.js';
 import type { ModelRequest } from '../request/types.js';
 import type { RuntimeCore } from './core.js';
 import type { RuntimeOptions } from './types.js';
-import { executeTool } from './tools.js';
+import { executeToolWithEvents } from './tool-events.js';
+import { deltaSink, type DeltaSink } from './delta-sink.js';
 import { errorText } from '../dialogue/error-text.js';
 import { normalizeResponse, normalizeSummary } from '../model/normalize.js';
 import { requestSettingsOf, withRetries } from './model-request.js';
@@ -152,12 +153,20 @@ export function createAgentLogic(core: RuntimeCore) {
         const compaction = await maybeCompact(core, input, signal);
         const dialogue = compaction ? input.dialogue.append(compaction.entry) : input.dialogue;
         const request = requestOf(input, dialogue);
+        // Deltas are asked for only while some iterator takes this agent's events; each
+        // attempt gets its own sink, so a failed attempt's late deltas go nowhere.
+        const wantsDeltas = core.stream.wants(input.path);
+        const sink: { current: DeltaSink | undefined } = { current: undefined };
         // Transient failures are retried here, each attempt bounded by the request timeout;
         // what still fails ends the turn (the machine's model error path).
-        const { value, retries } = await withRetries(core, input.path, requestSettingsOf(core, input.path), signal, (attemptSignal) =>
-          core.options.model.sample(request, { signal: attemptSignal, agentPath: input.path, turn: input.turn, step: input.step }),
-        );
+        const { value, retries } = await withRetries(core, input.path, requestSettingsOf(core, input.path), signal, (attemptSignal) => {
+          sink.current?.close();
+          sink.current = wantsDeltas ? deltaSink(core, input, attemptSignal) : undefined;
+          const onDelta = sink.current?.onDelta;
+          return core.options.model.sample(request, { signal: attemptSignal, agentPath: input.path, turn: input.turn, step: input.step, ...(onDelta ? { onDelta } : {}) });
+        });
         const response = normalizeResponse(value);
+        sink.current?.replied(response.text);
         checkReply(dialogue, response);
         const usage = requestUsage(response.usage, retries);
         // A final answer of an agent with an output schema is checked here; the machine decides what follows.
@@ -169,7 +178,7 @@ export function createAgentLogic(core: RuntimeCore) {
           ...(output ? { output } : {}),
         };
       }),
-      runToolCalls: toolStepLogic((input, signal) => executeTool(core, input, signal)),
+      runToolCalls: toolStepLogic((input, signal) => executeToolWithEvents(core, input, signal)),
     },
     actions: {
       publishInDirectory: ({ context }) => core.published(context.input.path),

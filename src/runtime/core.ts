@@ -40,6 +40,8 @@ import type { AgentInfo, AgentResult, CancelReport, CancelledAgent, FirstReportV
 import { errorText } from '../dialogue/error-text.js';
 import { systemClock, type Clock } from '../model/clock.js';
 import { checkRequestTimeout, checkRetryPolicy } from '../policy/retry-policy.js';
+import { EventHub } from './event-stream.js';
+import type { EventsOptions, RuntimeStreamEvent } from './stream-events.js';
 
 type Listener<K extends keyof RuntimeEvents> = (event: RuntimeEvents[K]) => void;
 
@@ -93,6 +95,8 @@ export class RuntimeCore {
   private readonly accounts = new Map<string, UsageAccount>();
   /** Prompts waiting for the end of their turn. */
   readonly turns: TurnWaiters = new TurnWaiters(this);
+  /** Iterators of `runtime.events()`; nothing is published while it has none. */
+  readonly stream = new EventHub();
 
   /** The session's journal, when the host attached a store. */
   readonly journal: SessionJournal | undefined;
@@ -259,13 +263,35 @@ export class RuntimeCore {
     const account = this.accounts.get(record.path);
     let last = '';
     let context: AgentContext | undefined;
+    const initial = actor.getSnapshot() as { value: unknown; context: AgentContext };
+    // The usage it starts with is not news; only what it spends from here on is.
+    let usage: Usage | undefined = initial.context.usage;
+    account?.set(usage);
     const journal = this.journal;
-    if (journal) this.journalStart(journal, record.path, actor.getSnapshot() as { value: unknown; context: AgentContext });
+    if (journal) this.journalStart(journal, record.path, initial);
+    if (record.parentPath !== null && this.stream.active) {
+      this.stream.publish({
+        type: 'subagent-spawned',
+        path: record.path,
+        parentPath: record.parentPath,
+        role: record.role,
+        context: record.contextLabel,
+        delivery: record.delivery,
+        lifetime: record.lifetime,
+        task: record.task,
+      });
+    }
     actor.subscribe({
       next: (snapshot: { value: unknown; context: AgentContext }) => {
         context = snapshot.context;
-        // Usage is counted as it is spent, so a subtree total is current while agents run.
-        account?.set(context.usage);
+        if (context.usage !== usage) {
+          usage = context.usage;
+          // Usage is counted as it is spent, so a subtree total is current while agents run.
+          account?.set(usage);
+          if (account && this.stream.active) {
+            this.stream.publish({ type: 'usage-updated', path: record.path, usage: account.own, subtreeUsage: account.subtree, sessionUsage: this.ledger.total() });
+          }
+        }
         const state = stateValueString(snapshot.value);
         journal?.observed(record.path, snapshot.context, state);
         if (state === last) return;
@@ -452,18 +478,69 @@ export class RuntimeCore {
     return { stopped };
   }
 
-  /** Emits a runtime event to hosts. */
+  /** Emits a runtime event to hosts: its listeners, then the event stream's iterators. */
   emit<K extends keyof RuntimeEvents>(type: K, event: RuntimeEvents[K]): void {
     const set = this.listeners.get(type);
-    if (!set) return;
-    for (const listener of set) {
-      // A host listener's bug must not fail the agent whose transition emitted the event.
-      try {
-        (listener as Listener<K>)(event);
-      } catch (error) {
-        this.reportListenerError(error, type);
+    if (set) {
+      for (const listener of set) {
+        // A host listener's bug must not fail the agent whose transition emitted the event.
+        try {
+          (listener as Listener<K>)(event);
+        } catch (error) {
+          this.reportListenerError(error, type);
+        }
       }
     }
+    if (this.stream.active) this.streamRuntimeEvent(type, event);
+  }
+
+  /** Publishes a runtime event on the stream (every kind `on` has), ending iterators it ends. */
+  private streamRuntimeEvent(type: keyof RuntimeEvents, event: RuntimeEvents[keyof RuntimeEvents]): void {
+    const stream = this.stream;
+    switch (type) {
+      case 'change': {
+        const change = event as RuntimeEvents['change'];
+        return stream.publish({ type: 'state-changed', path: change.path, state: change.state });
+      }
+      case 'turn': {
+        const report = event as RuntimeEvents['turn'];
+        return stream.publish({ type: 'turn-ended', path: report.path, report });
+      }
+      case 'result': {
+        const result = event as RuntimeEvents['result'];
+        const root = result.path === ROOT_PATH;
+        stream.publish({ type: root ? 'session-ended' : 'subagent-settled', path: result.path, result });
+        return stream.ended(result.path, root);
+      }
+      case 'halted': {
+        stream.publish({ type: 'halted', path: ROOT_PATH, error: (event as RuntimeEvents['halted']).error });
+        return stream.ended(ROOT_PATH, true);
+      }
+      case 'retry': {
+        const retry = event as RuntimeEvents['retry'];
+        return stream.publish({
+          type: 'retry',
+          path: retry.path,
+          attempt: retry.attempt,
+          delayMs: retry.delayMs,
+          error: retry.error,
+          ...(retry.status !== undefined ? { status: retry.status } : {}),
+        });
+      }
+    }
+  }
+
+  /** Publishes a stream-only event (deltas, tool calls), when some iterator is subscribed. */
+  publish(event: RuntimeStreamEvent): void {
+    if (this.stream.active) this.stream.publish(event);
+  }
+
+  /** An iterator over the session's events (see `Runtime.events`). */
+  events(options?: EventsOptions): AsyncIterableIterator<RuntimeStreamEvent> {
+    return this.stream.open(options, {
+      running: this.failure === undefined && this.registry.get(ROOT_PATH) !== undefined,
+      finished: (path) => this.registry.get(path) === undefined && (this.registry.tombstone(path) !== undefined || this.retention.get(path) !== undefined),
+    });
   }
 
   reportListenerError(error: unknown, source: keyof RuntimeEvents | 'inspect'): void {

@@ -7,7 +7,7 @@ import type { PermissionMatcher } from '../policy/permission-pattern.js';
 import { RuntimeCore } from './core.js';
 import { ROOT_PATH } from './paths.js';
 import { spawnSubagent } from './spawn.js';
-import { executeTool } from './tools.js';
+import { executeToolWithEvents } from './tool-events.js';
 import type { NeedsApproval, Runtime, RuntimeOptions, RuntimeTool, SpawnPolicyDecision, ToolExecutionContext, ToolOutput } from './types.js';
 
 /**
@@ -36,7 +36,7 @@ export function runtimeOf(core: RuntimeCore): Runtime {
         ...(opts?.signal ? { signal: opts.signal } : {}),
         ...(opts ? { host: hostSpawnOptions(opts) } : {}),
       }),
-    callTool: (path, call, opts) => executeTool(core, { path, call }, opts?.signal ?? new AbortController().signal),
+    callTool: (path, call, opts) => executeToolWithEvents(core, { path, call }, opts?.signal ?? new AbortController().signal),
     send: (from, to, message) => void core.send(from, to, message),
     cancel: (path, reason) => core.cancel(path, reason),
     close: (path) => core.close(path),
@@ -52,6 +52,7 @@ export function runtimeOf(core: RuntimeCore): Runtime {
     release: (path) => core.release(path),
     whenQuiet: () => core.whenQuiet(),
     on: (type, listener) => core.on(type, listener),
+    events: (opts) => core.events(opts),
     usage: () => core.ledger.total(),
     get slotsInUse() {
       return core.registry.slotsInUse;

@@ -27,6 +27,7 @@ import type { AccessCapability, CapabilityCatalog } from '../policy/capabilities
 import type { TurnOutcome } from './turns.js';
 import type { RetryPolicy } from '../policy/retry-policy.js';
 import type { Clock } from '../model/clock.js';
+import type { EventsOptions, RuntimeStreamEvent } from './stream-events.js';
 
 export type { AgentResult, Delivery, Lifetime, TaskHookDecision, TurnReport };
 export type { RetentionPolicy };
@@ -517,6 +518,38 @@ export interface Runtime {
   whenQuiet(): Promise<void>;
   /** Subscribes to runtime events; returns the unsubscribe function. */
   on<K extends keyof RuntimeEvents>(type: K, listener: (event: RuntimeEvents[K]) => void): () => void;
+  /**
+   * Every event of the tree (or of `path`, and with `subtree` of its subagents too) as an
+   * async iterable: text and reasoning deltas, tool calls started and finished, subagents
+   * spawned and settled, state changes, usage updates, turn ends, retries. Events arrive in
+   * the order they happened; each names its agent in `path`.
+   *
+   * - Subscribed at the call: nothing that happens after it is missed.
+   * - Model requests stream deltas only while some iterator takes their agent's events; an
+   *   adapter that does not stream yields its reply's text as one delta when it arrives.
+   * - `break` (or `return()`) and an aborted `signal` unsubscribe and end the loop.
+   * - The iteration ends by itself after `session-ended` (the session stopped) or `halted`,
+   *   and, with `path`, after that agent's `subagent-settled`.
+   * - Each iterator buffers at most `bufferSize` unread events (default 10,000); past that the
+   *   oldest are dropped and a `lagged` event says how many, so a consumer that stops reading
+   *   never grows the runtime's memory without bound.
+   *
+   * Throws a RuntimeError (`invalid_arguments`) for malformed options.
+   *
+   * @example
+   * ```ts
+   * const watching = new AbortController();
+   * void (async () => {
+   *   for await (const event of runtime.events({ signal: watching.signal })) {
+   *     if (event.type === 'text-delta') process.stdout.write(event.text);
+   *     if (event.type === 'tool-call-started') console.log(`\n${event.path} calls ${event.toolName}`);
+   *   }
+   * })();
+   * await runtime.prompt('Why do nested blocks break?');
+   * watching.abort();
+   * ```
+   */
+  events(options?: EventsOptions): AsyncIterableIterator<RuntimeStreamEvent>;
   /**
    * The session's total usage so far: every agent's replies, retries, background generation
    * and compactions, cancelled agents included; with `cost` when `prices` covers them.

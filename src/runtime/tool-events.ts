@@ -1,0 +1,32 @@
+/**
+ * Tool calls as the event stream shows them: `tool-call-started` before the call runs, and
+ * exactly one `tool-call-finished` after, with the outcome, or marked cancelled when the call's
+ * step is stopped first (a call that ignores its signal may resolve much later, or never).
+ */
+import type { ToolInput, ToolOutcome } from '../../machines/agent.types.js';
+import type { RuntimeCore } from './core.js';
+import { executeTool } from './tools.js';
+
+/** The outcome text a cancelled call's `tool-call-finished` carries. */
+const CANCELLED_CALL = 'Error (aborted): the call was stopped before it finished';
+
+/** Runs a tool call like `executeTool`, publishing its start and finish while anyone iterates events. */
+export async function executeToolWithEvents(core: RuntimeCore, input: ToolInput, signal: AbortSignal): Promise<ToolOutcome> {
+  // Without an iterator the call costs what it did before streaming existed.
+  if (!core.stream.active) return executeTool(core, input, signal);
+  const { path, call } = input;
+  core.publish({ type: 'tool-call-started', path, callId: call.id, toolName: call.name, args: call.arguments });
+  let done = false;
+  const finish = (content: string, isError: boolean, cancelled: boolean): void => {
+    if (done) return;
+    done = true;
+    signal.removeEventListener('abort', onAbort);
+    core.publish({ type: 'tool-call-finished', path, callId: call.id, toolName: call.name, content, isError, cancelled });
+  };
+  const onAbort = (): void => finish(CANCELLED_CALL, true, true);
+  if (signal.aborted) onAbort();
+  else signal.addEventListener('abort', onAbort, { once: true });
+  const outcome = await executeTool(core, input, signal);
+  finish(outcome.content, outcome.isError, false);
+  return outcome;
+}
