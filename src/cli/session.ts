@@ -14,11 +14,11 @@ import {
   type ModelAdapter,
   type Runtime,
   type RuntimeOptions,
-  type ToolCall,
 } from '../index.js';
 import { scriptedModel, systemClock, type Clock, type ScriptedModel } from '../testing/index.js';
 import { AGENTS_DIR, demoRuntimeOptions, demoScript, PERSON_PROMPTS } from './demo-script.js';
 import type { TextSink } from './format.js';
+import { Narrator } from './narration.js';
 import { preview, TreeView, type TreeRow } from './tree-view.js';
 import { SessionWatch } from './watch.js';
 
@@ -89,12 +89,11 @@ export async function runDemoSession(options: DemoSessionOptions): Promise<DemoS
   const loaded = await loadDefinitions([{ path: options.agentsDir ?? AGENTS_DIR, scope: 'examples' }], { strict: true });
   const watch = new SessionWatch();
   const live = options.liveModel;
-  const model = live ? undefined : scriptedModel(demoScript({ ms, watch }), { clock, cache: true });
+  const model = live ? undefined : scriptedModel(demoScript({ ms, watch }), { clock, cache: true, chunkSize: 24 });
   const adapter: ModelAdapter = live?.adapter ?? model!;
-  let narrate: (who: string, text: string) => void = () => {};
   let modelRequests = 0;
   const runtimeOptions = {
-    model: narratingModel(adapter, (path, text) => narrate(path, text), () => modelRequests++),
+    model: countingModel(adapter, () => modelRequests++),
     summarizer: live ? modelSummarizer(live.adapter, { model: live.modelId }) : model!,
     ...(live ? { modelId: live.modelId } : {}),
     roles: loaded.definitions.values(),
@@ -116,16 +115,25 @@ export async function runDemoSession(options: DemoSessionOptions): Promise<DemoS
     ...(options.now ? { now: options.now } : {}),
     title: `subagent-actors demo · session ${runtime.sessionId}`,
   });
-  narrate = (who, text) => view.log(who, text);
+  const narrator = new Narrator((who, text) => view.log(who, text));
   const rootReplies: string[] = [];
-  const offTurn = runtime.on('turn', (report) => {
-    if (report.path !== runtime.rootPath) return;
-    rootReplies.push(report.text);
-    view.log(report.path, preview(report.text, 150));
-  });
-
-  watch.attach(runtime);
-  view.attach(runtime);
+  // One reader feeds the view, the narration and the watch the script waits on, in that
+  // order, so whatever the session waited for has already been shown.
+  const reading = new AbortController();
+  const events = runtime.events({ signal: reading.signal });
+  view.follow(runtime);
+  watch.seed(runtime);
+  void (async () => {
+    for await (const event of events) {
+      view.handle(event);
+      narrator.handle(event);
+      if (event.type === 'turn-ended' && event.path === runtime.rootPath) {
+        rootReplies.push(event.report.text);
+        view.log(event.path, preview(event.report.text, 150));
+      }
+      watch.handle(event);
+    }
+  })();
   for (const warning of loaded.warnings) view.log('warning', warning);
   try {
     // A resumed session plays only the prompts it had not received (its turns in progress finish first).
@@ -137,19 +145,20 @@ export async function runDemoSession(options: DemoSessionOptions): Promise<DemoS
       if (turn < given || stopped) continue;
       view.log('person', preview(prompt, 150));
       runtime.prompt(prompt);
-      await watch.until(() => watch.turnEnded(runtime.rootPath, turn), options.signal);
+      await watch.until(() => watch.turnEnded(runtime.rootPath, turn) && !watch.isIn(runtime.rootPath, 'running.working'), options.signal);
     }
-    // Every subagent reports exactly once; wait for the last report, then for quiet. A live
-    // model may leave continuable subagents open: after quiet, stop() cancels (and reports) them.
-    if (!live && !stopped) await watch.until(() => runtime.slotsInUse === 0, options.signal);
+    // Every subagent reports exactly once; wait for the last report, then for quiet (as the
+    // stream shows it, so the view is up to date). A live model may leave continuable
+    // subagents open: after quiet, stop() cancels (and reports) them.
+    if (!live && !stopped) await watch.until(() => watch.allSettled && runtime.slotsInUse === 0, options.signal);
     await runtime.whenQuiet();
+    await watch.until(() => watch.quiet, options.signal);
     const results = runtime.results.filter((r) => r.path !== runtime.rootPath);
     const slotsInUseAtEnd = runtime.slotsInUse;
     return { runtime, model, modelRequests, results, spawned: watch.subagents, rows: view.snapshot, rootReplies, warnings: loaded.warnings, slotsInUseAtEnd };
   } finally {
-    offTurn();
+    reading.abort();
     view.stop();
-    watch.detach();
     runtime.stop('demo finished');
   }
 }
@@ -161,42 +170,13 @@ function personPrompts(runtime: Runtime): number {
   return count;
 }
 
-/** A one-line description of a coordination tool call, or undefined for other tools. */
-export function describeCall(call: ToolCall): string | undefined {
-  const args = (typeof call.arguments === 'object' && call.arguments !== null && !Array.isArray(call.arguments) ? call.arguments : {}) as Record<string, unknown>;
-  const str = (value: unknown): string => (typeof value === 'string' || typeof value === 'number' ? String(value) : '?');
-  switch (call.name) {
-    case 'Agent': {
-      const details = [args['role'] !== undefined ? `role ${str(args['role'])}` : undefined, `context ${args['context'] !== undefined ? str(args['context']) : args['role'] !== undefined ? "(the role's default)" : '(the default)'}`];
-      return `Agent → ${str(args['task_name'])} (${details.filter((d) => d !== undefined).join(', ')})`;
-    }
-    case 'send_message':
-      return `send_message → ${str(args['agent_id'])}: "${preview(str(args['message']), 80)}"`;
-    case 'cancel_agent':
-    case 'close_agent':
-      return `${call.name} → ${str(args['agent_id'])}`;
-    default:
-      return undefined;
-  }
-}
-
-/**
- * The scripted model, narrating the reasoning text and coordination calls (spawns, messages, cancels, closes)
- * of every reply as it arrives, before the agent acts on it.
- */
-function narratingModel(model: ModelAdapter, narrate: (path: string, text: string) => void, counted: () => void): ModelAdapter {
+/** The session's model, counting its requests. */
+function countingModel(model: ModelAdapter, counted: () => void): ModelAdapter {
   return {
     name: model.name,
-    async sample(request, context) {
+    sample(request, context) {
       counted();
-      const response = await model.sample(request, context);
-      // A reply that calls tools says why; a final reply is reported with the turn or result.
-      if (response.toolCalls.length > 0 && response.text.trim() !== '') narrate(context.agentPath, preview(response.text, 150));
-      for (const call of response.toolCalls) {
-        const text = describeCall(call);
-        if (text !== undefined) narrate(context.agentPath, text);
-      }
-      return response;
+      return model.sample(request, context);
     },
   };
 }

@@ -1,13 +1,16 @@
 /**
- * A live view of a runtime's agent tree.
+ * A live view of a runtime's agent tree, driven by the runtime's event stream
+ * (`runtime.events()`): spawns, state changes, results, tool calls and streamed text. It never
+ * polls the runtime; it reads `runtime.list()` once, for the agents alive when it attaches.
  *
  * On a terminal (TTY) the tree is redrawn in place with ANSI escape codes, at most once per
- * `redrawMs`, by a timer the view clears when it stops. Anywhere else (CI logs, `| cat`) it
- * prints one line per state change instead, so the output reads top to bottom. Finished
- * agents stay visible with their final state: the runtime forgets released paths, so the
- * view keeps its own record of every agent it has seen.
+ * `redrawMs`, by a timer the view clears when it stops; a working agent's row shows what it is
+ * doing (the tool it calls, or the tail of the text it is streaming). Anywhere else (CI logs,
+ * `| cat`) it prints one line per state change instead, so the output reads top to bottom.
+ * Finished agents stay visible with their final state: the runtime forgets released paths,
+ * so the view keeps its own record of every agent it has seen.
  */
-import type { AgentResult, Runtime } from '../index.js';
+import type { AgentResult, Runtime, RuntimeStreamEvent } from '../index.js';
 import { clipVisible, colorState, duration, isFinalState, padVisible, palette, stamp, truncate, type Palette, type TextSink } from './format.js';
 
 /** What the view knows about one agent. */
@@ -21,10 +24,14 @@ export interface TreeRow {
   state: string;
   /** Session time (ms) when the view first saw the agent. */
   readonly firstSeen: number;
-  /** Elapsed ms: live from the runtime, frozen from the result once finished. */
+  /** View time (ms) the agent started at, for its live elapsed time. */
+  startedAt: number;
+  /** Elapsed ms: frozen from the result once finished. */
   elapsedMs: number;
   /** The result's stop reason, once finished. */
   stopReason: string | undefined;
+  /** What a working agent is doing: the tool it calls, or the tail of its streaming text. */
+  activity: string;
 }
 
 /** Options of {@link TreeView}. */
@@ -56,9 +63,11 @@ export class TreeView {
   private readonly now: () => number;
   private readonly title: string | undefined;
   private readonly rows = new Map<string, TreeRow>();
+  /** Each agent's tool calls in flight: call id → tool name. */
+  private readonly calls = new Map<string, Map<string, string>>();
   private readonly startedAt: number;
-  private runtime: Runtime | undefined;
-  private unsubscribe: Array<() => void> = [];
+  private following = false;
+  private reading: AbortController | undefined;
   private timer: ReturnType<typeof setInterval> | undefined;
   private drawnLines = 0;
   private dirty = false;
@@ -84,14 +93,28 @@ export class TreeView {
     return this.ordered();
   }
 
-  /** Starts watching a runtime's `change` and `result` events. */
+  /**
+   * Follows a runtime: reads its event stream until the view stops (or the session ends).
+   * A host that iterates the events itself calls {@link follow} and feeds {@link handle}.
+   */
   attach(runtime: Runtime): void {
-    this.runtime = runtime;
-    for (const info of runtime.list()) this.upsert(info.path, info.state);
-    this.unsubscribe.push(
-      runtime.on('change', (change) => this.onChange(change.path, change.state)),
-      runtime.on('result', (result) => this.onResult(result)),
-    );
+    this.follow(runtime);
+    const reading = new AbortController();
+    this.reading = reading;
+    void (async () => {
+      for await (const event of runtime.events({ signal: reading.signal })) this.handle(event);
+    })();
+  }
+
+  /** Shows the agents alive now and starts redrawing (TTY); events then come through {@link handle}. */
+  follow(runtime: Runtime): void {
+    if (this.following) return;
+    this.following = true;
+    const now = this.elapsed();
+    for (const info of runtime.list()) {
+      const row = this.upsert(info.path, info.state);
+      Object.assign(row, { role: info.role, context: info.context, delivery: info.delivery, lifetime: info.lifetime, startedAt: now - info.elapsedMs });
+    }
     if (this.tty) {
       this.out.write(HIDE_CURSOR);
       this.render();
@@ -100,6 +123,39 @@ export class TreeView {
     }
   }
 
+  /** Applies one event of the runtime's stream to the view. */
+  handle(event: RuntimeStreamEvent): void {
+    if (this.stopped) return;
+    switch (event.type) {
+      case 'subagent-spawned': {
+        const row = this.upsert(event.path, 'reserved');
+        Object.assign(row, { role: event.role, context: event.context, delivery: event.delivery, lifetime: event.lifetime });
+        return;
+      }
+      case 'state-changed':
+        return this.onChange(event.path, event.state);
+      case 'subagent-settled':
+      case 'session-ended':
+        return this.onResult(event.result);
+      case 'tool-call-started':
+      case 'tool-call-finished': {
+        const calls = this.calls.get(event.path) ?? new Map<string, string>();
+        if (event.type === 'tool-call-started') calls.set(event.callId, event.toolName);
+        else calls.delete(event.callId);
+        this.calls.set(event.path, calls);
+        return this.setActivity(event.path, callsActivity(calls));
+      }
+      case 'text-delta': {
+        const row = this.rows.get(event.path);
+        if (row) this.setActivity(event.path, `“${tail(row.activity.startsWith('“') ? row.activity.slice(1) + event.text : event.text, 40)}`);
+        return;
+      }
+      case 'turn-ended':
+        return this.setActivity(event.path, '');
+      default:
+        return;
+    }
+  }
   /** Prints a line of narration (above the tree on a TTY). */
   log(who: string, text: string): void {
     const width = Math.max(40, (this.out.columns ?? 120) - 1);
@@ -119,8 +175,8 @@ export class TreeView {
     this.stopped = true;
     if (this.timer !== undefined) clearInterval(this.timer);
     this.timer = undefined;
-    for (const off of this.unsubscribe) off();
-    this.unsubscribe = [];
+    this.reading?.abort();
+    this.reading = undefined;
     if (this.tty) {
       this.render();
       this.drawnLines = 0; // the final frame stays; later output goes below it
@@ -145,7 +201,8 @@ export class TreeView {
         ? `${colorState(row.state, p)} ${p.dim(`(${row.stopReason})`)}`
         : colorState(row.state, p);
       const delivery = row.depth === 0 ? p.dim('session root') : `${row.delivery}, ${row.lifetime}`;
-      lines.push(`${padVisible(name, nameWidth)}${padVisible(state, 26)}${padVisible(row.context, 9)}${deliveryColumn(delivery)}${duration(row.elapsedMs)}`);
+      const activity = row.activity !== '' && !isFinalState(row.state) ? `  ${p.dim(row.activity)}` : '';
+      lines.push(`${padVisible(name, nameWidth)}${padVisible(state, 26)}${padVisible(row.context, 9)}${deliveryColumn(delivery)}${padVisible(duration(this.elapsedOf(row)), 8)}${activity}`.trimEnd());
     }
     return lines;
   }
@@ -169,35 +226,46 @@ export class TreeView {
     const row = this.upsert(result.path, result.status === 'cancelled' ? 'cancelled' : 'settled', result);
     row.elapsedMs = result.elapsedMs;
     row.stopReason = result.stopReason;
+    row.activity = '';
+    this.calls.delete(result.path);
     this.dirty = true;
   }
 
-  /** Records what the runtime says about `path` now, creating its row on first sight. */
+  private setActivity(path: string, activity: string): void {
+    const row = this.rows.get(path);
+    if (!row || row.activity === activity) return;
+    row.activity = activity;
+    this.dirty = true;
+  }
+
+  /** A row's elapsed time: frozen from its result once finished, else counted by the view's clock. */
+  private elapsedOf(row: TreeRow): number {
+    return isFinalState(row.state) && row.stopReason !== undefined ? row.elapsedMs : Math.max(0, this.elapsed() - row.startedAt);
+  }
+
+  /** Records `path`'s new state, creating its row on first sight. */
   private upsert(path: string, state: string, result?: AgentResult): TreeRow {
-    const info = this.runtime?.list().find((a) => a.path === path);
     let row = this.rows.get(path);
     if (row === undefined) {
+      const now = this.elapsed();
       row = {
         path,
         depth: path.split('/').length - 2,
-        role: info?.role ?? result?.role,
-        context: info?.context ?? result?.context ?? '?',
-        delivery: info?.delivery ?? '?',
-        lifetime: info?.lifetime ?? '?',
+        role: result?.role,
+        context: result?.context ?? '?',
+        delivery: '?',
+        lifetime: '?',
         state,
-        firstSeen: this.elapsed(),
-        elapsedMs: info?.elapsedMs ?? result?.elapsedMs ?? 0,
+        firstSeen: now,
+        startedAt: now,
+        elapsedMs: result?.elapsedMs ?? 0,
         stopReason: undefined,
+        activity: '',
       };
       this.rows.set(path, row);
     }
     // A final state is never overwritten by a late, stale change.
     if (!isFinalState(row.state) || isFinalState(state)) row.state = state;
-    if (info) {
-      row.elapsedMs = info.elapsedMs;
-      row.role = info.role;
-      row.context = info.context;
-    }
     return row;
   }
 
@@ -223,17 +291,9 @@ export class TreeView {
     return out;
   }
 
-  /** Refreshes live elapsed times and redraws when something changed (TTY only). */
+  /** Redraws when something changed, or while an agent works (its elapsed time moves). TTY only. */
   private tick(): void {
-    if (this.runtime) {
-      for (const info of this.runtime.list()) {
-        const row = this.rows.get(info.path);
-        if (row && !isFinalState(row.state)) {
-          row.elapsedMs = info.elapsedMs;
-          this.dirty = true;
-        }
-      }
-    }
+    if (!this.dirty) for (const row of this.rows.values()) if (isBusy(row.state)) this.dirty = true;
     if (this.dirty) this.render();
   }
 
@@ -254,6 +314,24 @@ export class TreeView {
     this.out.write(`${lines.join('\n')}\n`);
     this.drawnLines = lines.length;
   }
+}
+
+/** Whether a row's agent is doing work (its elapsed time moves). */
+function isBusy(state: string): boolean {
+  return state !== 'running.idle' && !isFinalState(state);
+}
+
+/** `→ Agent ×5`, `→ Agent, read_file`: the tools an agent is calling, or nothing. */
+function callsActivity(calls: ReadonlyMap<string, string>): string {
+  if (calls.size === 0) return '';
+  const names = [...new Set(calls.values())].join(', ');
+  return `→ ${names}${calls.size > 1 ? ` ×${calls.size}` : ''}`;
+}
+
+/** The last `max` characters of a one-line rendering of `text`. */
+function tail(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ');
+  return flat.length <= max ? flat : `…${flat.slice(-(max - 1))}`;
 }
 
 /** A one-line preview of a message for narration. */

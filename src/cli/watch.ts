@@ -1,45 +1,77 @@
 /**
  * Waiting on a runtime's events without sleeping: "until /root/release-notes finished its
  * second turn", "until /root/benchmarks/bench-runner is acting". The scripted agents use it
- * so the story plays out in the same order at any latency, zero included.
+ * so the story plays out in the same order at any latency, zero included. It is fed the
+ * runtime's event stream, so what it knows is what a view fed the same stream has shown.
  */
-import type { Runtime } from '../index.js';
+import type { Runtime, RuntimeStreamEvent } from '../index.js';
 
 interface Waiter {
   readonly ready: () => boolean;
   readonly resolve: () => void;
 }
 
-/** Records what a runtime did and resolves waits on it. Attach before the session starts. */
+/** Whether an agent in `state` is doing work. */
+const isBusy = (state: string): boolean => state !== 'running.idle' && state !== 'settled' && state !== 'cancelled';
+
+/** Records what a runtime did and resolves waits on it. Attach (or feed it) before the session starts. */
 export class SessionWatch {
   private readonly turns = new Set<string>();
   private readonly states = new Map<string, string[]>();
+  private readonly spawned: string[] = [];
+  private readonly settled = new Set<string>();
+  private readonly busy = new Set<string>();
   private waiters: Waiter[] = [];
-  private unsubscribe: Array<() => void> = [];
-  private runtime: Runtime | undefined;
+  private reading: AbortController | undefined;
 
-  /** Starts recording `runtime`'s turn, change and result events. */
+  /** Reads `runtime`'s event stream until {@link detach}; or feed events with {@link handle}. */
   attach(runtime: Runtime): void {
-    this.runtime = runtime;
-    this.unsubscribe.push(
-      runtime.on('turn', (report) => {
-        this.turns.add(`${report.path}#${report.turn}`);
-        this.check();
-      }),
-      runtime.on('change', (change) => {
-        const seen = this.states.get(change.path) ?? [];
-        seen.push(change.state);
-        this.states.set(change.path, seen);
-        this.check();
-      }),
-      runtime.on('result', () => this.check()),
-    );
+    const reading = new AbortController();
+    this.reading = reading;
+    void (async () => {
+      for await (const event of runtime.events({ signal: reading.signal })) this.handle(event);
+    })();
   }
 
-  /** Stops recording. Pending waits stay pending (their signals still abort them). */
+  /** Records the agents alive now (a resumed session's), before any event about them. */
+  seed(runtime: Runtime): void {
+    for (const info of runtime.list()) {
+      this.states.set(info.path, [info.state]);
+      if (isBusy(info.state)) this.busy.add(info.path);
+      if (info.path !== runtime.rootPath) this.spawned.push(info.path);
+    }
+  }
+
+  /** Stops reading. Pending waits stay pending (their signals still abort them). */
   detach(): void {
-    for (const off of this.unsubscribe) off();
-    this.unsubscribe = [];
+    this.reading?.abort();
+    this.reading = undefined;
+  }
+
+  /** Records one event of the runtime's stream and resolves the waits it satisfies. */
+  handle(event: RuntimeStreamEvent): void {
+    switch (event.type) {
+      case 'turn-ended':
+        this.turns.add(`${event.path}#${event.report.turn}`);
+        break;
+      case 'subagent-spawned':
+        this.spawned.push(event.path);
+        break;
+      case 'subagent-settled':
+        this.settled.add(event.path);
+        break;
+      case 'state-changed': {
+        const seen = this.states.get(event.path) ?? [];
+        seen.push(event.state);
+        this.states.set(event.path, seen);
+        if (isBusy(event.state)) this.busy.add(event.path);
+        else this.busy.delete(event.path);
+        break;
+      }
+      default:
+        return;
+    }
+    this.check();
   }
 
   /** Whether the continuable agent (or the root) at `path` finished turn `turn` (zero-based). */
@@ -52,10 +84,24 @@ export class SessionWatch {
     return (this.states.get(path) ?? []).some((state) => state.startsWith(prefix));
   }
 
-  /** Subagent paths seen so far, in order of first appearance. */
+  /** Whether the agent at `path` is now in a state starting with `prefix`. */
+  isIn(path: string, prefix: string): boolean {
+    return this.states.get(path)?.at(-1)?.startsWith(prefix) === true;
+  }
+
+  /** Subagent paths seen so far, in order of spawning. */
   get subagents(): string[] {
-    const root = this.runtime?.rootPath ?? '/root';
-    return [...this.states.keys()].filter((path) => path !== root);
+    return [...this.spawned];
+  }
+
+  /** Whether every subagent seen so far has settled (reported its one result). */
+  get allSettled(): boolean {
+    return this.spawned.every((path) => this.settled.has(path));
+  }
+
+  /** Whether no agent seen is working (each is idle or finished). */
+  get quiet(): boolean {
+    return this.busy.size === 0;
   }
 
   /** Resolves once `ready()` holds (checked now and after every event); rejects on abort. */

@@ -263,12 +263,9 @@ export class RuntimeCore {
     const account = this.accounts.get(record.path);
     let last = '';
     let context: AgentContext | undefined;
-    const initial = actor.getSnapshot() as { value: unknown; context: AgentContext };
-    // The usage it starts with is not news; only what it spends from here on is.
-    let usage: Usage | undefined = initial.context.usage;
-    account?.set(usage);
+    let usage: Usage | undefined;
     const journal = this.journal;
-    if (journal) this.journalStart(journal, record.path, initial);
+    if (journal) this.journalStart(journal, record.path, actor.getSnapshot() as { value: unknown; context: AgentContext });
     if (record.parentPath !== null && this.stream.active) {
       this.stream.publish({
         type: 'subagent-spawned',
@@ -285,10 +282,12 @@ export class RuntimeCore {
       next: (snapshot: { value: unknown; context: AgentContext }) => {
         context = snapshot.context;
         if (context.usage !== usage) {
+          // The usage it starts with is not news; only what it spends from here on is.
+          const started = usage !== undefined;
           usage = context.usage;
           // Usage is counted as it is spent, so a subtree total is current while agents run.
           account?.set(usage);
-          if (account && this.stream.active) {
+          if (started && account && this.stream.active) {
             this.stream.publish({ type: 'usage-updated', path: record.path, usage: account.own, subtreeUsage: account.subtree, sessionUsage: this.ledger.total() });
           }
         }

@@ -71,6 +71,31 @@ describe('tree view', () => {
     rt.stop();
   });
 
+  it('is driven by the event stream alone: rows, what each agent is doing, final states', () => {
+    const out = collector(true);
+    let t = 0;
+    const view = new TreeView({ out: out.sink, tty: true, color: false, now: () => t });
+    view.handle({ type: 'subagent-spawned', path: '/root/a', parentPath: '/root', role: 'reviewer', context: 'none', delivery: 'caller', lifetime: 'one-shot', task: 'go' });
+    view.handle({ type: 'state-changed', path: '/root/a', state: 'running.working.acting' });
+    view.handle({ type: 'tool-call-started', path: '/root/a', callId: 'c1', toolName: 'lookup', args: {} });
+    view.handle({ type: 'tool-call-started', path: '/root/a', callId: 'c2', toolName: 'lookup', args: {} });
+    t = 1500;
+    const row = () => view.frame().find((l) => l.trimStart().startsWith('/root/a'))?.trimStart() ?? '';
+    expect(row()).toMatch(/^\/root\/a \[reviewer\]\s+running\.working\.acting\s+none\s+caller, one-shot\s+1\.50s\s+→ lookup ×2$/);
+    view.handle({ type: 'tool-call-finished', path: '/root/a', callId: 'c1', toolName: 'lookup', content: 'x', isError: false, cancelled: false });
+    expect(row()).toMatch(/→ lookup$/);
+    view.handle({ type: 'tool-call-finished', path: '/root/a', callId: 'c2', toolName: 'lookup', content: 'x', isError: false, cancelled: false });
+    view.handle({ type: 'state-changed', path: '/root/a', state: 'running.working.sampling' });
+    view.handle({ type: 'text-delta', path: '/root/a', turn: 0, step: 1, text: 'The answer ' });
+    view.handle({ type: 'text-delta', path: '/root/a', turn: 0, step: 1, text: 'is 42.' });
+    expect(row()).toMatch(/“The answer is 42\.$/);
+    const result = { path: '/root/a', status: 'completed', stopReason: 'completed', elapsedMs: 1234 } as never;
+    view.handle({ type: 'subagent-settled', path: '/root/a', result });
+    view.handle({ type: 'state-changed', path: '/root/a', state: 'settled' });
+    expect(row()).toMatch(/settled \(completed\)\s+none\s+caller, one-shot\s+1\.23s$/);
+    view.stop();
+  });
+
   it('logs narration as plain lines when not a terminal', () => {
     const out = collector(false);
     let t = 1000;
