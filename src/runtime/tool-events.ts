@@ -10,6 +10,32 @@ import { executeTool } from './tools.js';
 /** The outcome text a cancelled call's `tool-call-finished` carries. */
 const CANCELLED_CALL = 'Error (aborted): the call was stopped before it finished';
 
+/**
+ * Calls still running per step signal, each with the function that finishes it as cancelled.
+ * One abort listener per step, not per call: an AbortSignal's listener list is scanned on
+ * every add and remove, so one listener per call would make a wide step quadratic.
+ */
+const running = new WeakMap<AbortSignal, Set<() => void>>();
+
+function onStepAbort(signal: AbortSignal, cancel: () => void): () => void {
+  let calls = running.get(signal);
+  if (!calls) {
+    const set = new Set<() => void>();
+    calls = set;
+    running.set(signal, set);
+    signal.addEventListener(
+      'abort',
+      () => {
+        running.delete(signal);
+        for (const finish of set) finish();
+      },
+      { once: true },
+    );
+  }
+  calls.add(cancel);
+  return () => void running.get(signal)?.delete(cancel);
+}
+
 /** Runs a tool call like `executeTool`, publishing its start and finish while anyone iterates events. */
 export async function executeToolWithEvents(core: RuntimeCore, input: ToolInput, signal: AbortSignal): Promise<ToolOutcome> {
   // Without an iterator the call costs what it did before streaming existed.
@@ -20,12 +46,11 @@ export async function executeToolWithEvents(core: RuntimeCore, input: ToolInput,
   const finish = (content: string, isError: boolean, cancelled: boolean): void => {
     if (done) return;
     done = true;
-    signal.removeEventListener('abort', onAbort);
+    forget();
     core.publish({ type: 'tool-call-finished', path, callId: call.id, toolName: call.name, content, isError, cancelled });
   };
-  const onAbort = (): void => finish(CANCELLED_CALL, true, true);
-  if (signal.aborted) onAbort();
-  else signal.addEventListener('abort', onAbort, { once: true });
+  const forget = signal.aborted ? () => {} : onStepAbort(signal, () => finish(CANCELLED_CALL, true, true));
+  if (signal.aborted) finish(CANCELLED_CALL, true, true);
   const outcome = await executeTool(core, input, signal);
   finish(outcome.content, outcome.isError, false);
   return outcome;
