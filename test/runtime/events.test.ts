@@ -2,7 +2,7 @@ import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createRuntime, defineRuntimeTool, RuntimeError, type ModelAdapter, type RuntimeStreamEvent, type SampleContext } from '../../src/index.js';
-import { scriptedModel } from '../../src/testing/index.js';
+import { manualClock, scriptedModel } from '../../src/testing/index.js';
 import { deferred } from './helpers.js';
 
 /** Reads an iterator to its end. */
@@ -246,5 +246,36 @@ describe('runtime.events()', () => {
       ['text-delta', 'good '],
       ['reasoning-delta', 'hmm'],
     ]);
+  });
+
+  it('a retried request: the failed attempt streams, a retry event follows, the next attempt streams from its start; late deltas of the failed one are dropped', async () => {
+    const clock = manualClock();
+    let failedDelta: ((d: { kind: 'text'; text: string }) => void) | undefined;
+    let attempts = 0;
+    const model: ModelAdapter = {
+      name: 'flaky',
+      sample: async (_request, context) => {
+        attempts++;
+        if (attempts === 1) {
+          context.onDelta?.({ kind: 'text', text: 'par' });
+          failedDelta = context.onDelta;
+          throw Object.assign(new Error('HTTP 503'), { status: 503 });
+        }
+        failedDelta?.({ kind: 'text', text: 'stale' });
+        context.onDelta?.({ kind: 'text', text: 'full answer' });
+        return { text: 'full answer', toolCalls: [], usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 } };
+      },
+    };
+    const rt = createRuntime({ model, clock, requestTimeoutMs: Infinity, retry: { maxRetries: 1, initialDelayMs: 50, jitter: 0 } });
+    const reading = collect(rt.events({ path: '/root' }));
+    const retried = new Promise<void>((resolve) => rt.on('retry', () => resolve()));
+    const outcome = rt.prompt('go');
+    await retried;
+    clock.advance(50);
+    await expect(outcome).resolves.toMatchObject({ status: 'completed', text: 'full answer' });
+    rt.stop();
+    const seen = (await reading).filter((e) => e.type === 'text-delta' || e.type === 'retry' || e.type === 'turn-ended');
+    expect(seen.map((e) => (e.type === 'text-delta' ? e.text : e.type))).toEqual(['par', 'retry', 'full answer', 'turn-ended']);
+    expect(seen[1]).toEqual({ type: 'retry', path: '/root', attempt: 1, delayMs: 50, error: 'HTTP 503', status: 503 });
   });
 });
