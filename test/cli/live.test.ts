@@ -1,3 +1,5 @@
+import type { LanguageModelV3StreamPart } from '@ai-sdk/provider';
+import { simulateReadableStream } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { loadLiveModel, parseLiveSpec } from '../../src/cli/live.js';
@@ -8,27 +10,40 @@ function collector() {
   return { sink: { isTTY: false, write: (text: string) => (chunks.push(text), true) }, text: () => chunks.join('') };
 }
 
-/** A provider module like `@ai-sdk/anthropic`: a factory named after the provider. */
+/** A provider module like `@ai-sdk/anthropic`: a factory named after the provider, generating or streaming (the demo streams). */
 function fakeProvider(reply: (prompt: unknown) => { text?: string; toolCalls?: Array<{ name: string; input: object }> }) {
   let calls = 0;
+  let streamed = 0;
+  const answer = (prompt: unknown) => {
+    calls++;
+    const r = reply(prompt);
+    return {
+      text: r.text,
+      toolCalls: (r.toolCalls ?? []).map((c, i) => ({ type: 'tool-call' as const, toolCallId: `live_${calls}_${i}`, toolName: c.name, input: JSON.stringify(c.input) })),
+      finishReason: { unified: r.toolCalls?.length ? ('tool-calls' as const) : ('stop' as const), raw: undefined },
+      usage: { inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 5, text: 5, reasoning: 0 } },
+    };
+  };
   const factory = (modelId: string) =>
     new MockLanguageModelV3({
       modelId,
       doGenerate: async (options) => {
-        calls++;
-        const r = reply(options.prompt);
-        return {
-          content: [
-            ...(r.text ? [{ type: 'text' as const, text: r.text }] : []),
-            ...(r.toolCalls ?? []).map((c, i) => ({ type: 'tool-call' as const, toolCallId: `live_${calls}_${i}`, toolName: c.name, input: JSON.stringify(c.input) })),
-          ],
-          finishReason: { unified: r.toolCalls?.length ? ('tool-calls' as const) : ('stop' as const), raw: undefined },
-          usage: { inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 5, text: 5, reasoning: 0 } },
-          warnings: [],
-        };
+        const a = answer(options.prompt);
+        return { content: [...(a.text ? [{ type: 'text' as const, text: a.text }] : []), ...a.toolCalls], finishReason: a.finishReason, usage: a.usage, warnings: [] };
+      },
+      doStream: async (options) => {
+        streamed++;
+        const a = answer(options.prompt);
+        const chunks: LanguageModelV3StreamPart[] = [
+          { type: 'stream-start', warnings: [] },
+          ...(a.text ? [{ type: 'text-start' as const, id: 't' }, { type: 'text-delta' as const, id: 't', delta: a.text }, { type: 'text-end' as const, id: 't' }] : []),
+          ...a.toolCalls,
+          { type: 'finish', finishReason: a.finishReason, usage: a.usage },
+        ];
+        return { stream: simulateReadableStream({ chunks, initialDelayInMs: null, chunkDelayInMs: null }) };
       },
     });
-  return { module: { anthropic: factory }, calls: () => calls };
+  return { module: { anthropic: factory }, calls: () => calls, streamed: () => streamed };
 }
 
 describe('--live', () => {
@@ -59,5 +74,6 @@ describe('--live', () => {
     expect(out.text()).toContain('/root ▸ Agent → audit (context all)');
     expect(out.text()).toMatch(/\/root\/audit\s+settled \(completed\)/);
     expect(provider.calls()).toBeGreaterThan(3);
+    expect(provider.streamed()).toBe(provider.calls()); // the demo iterates events, so every request streams
   });
 });
