@@ -8,7 +8,7 @@ import { simulateReadableStream } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { userEntry } from '../../src/dialogue/entry.js';
+import { assistantEntry, toolResultEntry, userEntry } from '../../src/dialogue/entry.js';
 import type { ModelDelta } from '../../src/model/adapter.js';
 import { aiSdkModel, UnknownModelError } from '../../src/model/ai-sdk.js';
 import { createRuntime, defineRuntimeTool } from '../../src/runtime/runtime.js';
@@ -170,6 +170,52 @@ describe('aiSdkModel: streaming through doStream', () => {
 });
 
 describe('aiSdkModel: reasoning round-trip', () => {
+  it('a streamed reply keeps its reasoning signature, and the next streamed step sends it back', async () => {
+    const model = new MockLanguageModelV3({
+      provider: 'anthropic.messages',
+      modelId: 'claude-think',
+      doStream: [
+        {
+          stream: simulateReadableStream<LanguageModelV3StreamPart>({
+            initialDelayInMs: null,
+            chunkDelayInMs: null,
+            chunks: [
+              { type: 'reasoning-start', id: 'r' },
+              { type: 'reasoning-delta', id: 'r', delta: 'Need the file.' },
+              { type: 'reasoning-end', id: 'r', providerMetadata: { anthropic: { signature: 'sig-end' } } },
+              { type: 'tool-call', toolCallId: 'toolu_9', toolName: 'read_file', input: '{"path":"b.ts"}' },
+              { type: 'finish', usage: usage(5, 5), finishReason: { unified: 'tool-calls', raw: 'tool_use' } },
+            ],
+          }),
+        },
+        {
+          stream: simulateReadableStream<LanguageModelV3StreamPart>({
+            initialDelayInMs: null,
+            chunkDelayInMs: null,
+            chunks: [
+              { type: 'text-delta', id: 't', delta: 'b.ts is empty.' },
+              { type: 'finish', usage: usage(9, 3), finishReason: { unified: 'stop', raw: 'end_turn' } },
+            ],
+          }),
+        },
+      ],
+    });
+    const adapter = aiSdkModel(model);
+    const streamCtx = (step: number) => ({ ...ctx('/root', 0, step), onDelta: () => undefined });
+    const first = await adapter.sample(request(hello), streamCtx(0));
+    expect(first.reasoning).toEqual([{ text: 'Need the file.', providerMetadata: { anthropic: { signature: 'sig-end' } } }]);
+    const log = [
+      ...hello,
+      assistantEntry({ text: first.text, toolCalls: first.toolCalls, reasoning: first.reasoning ?? [], id: 'a1' }),
+      toolResultEntry({ callId: 'toolu_9', toolName: 'read_file', content: '', id: 'r1' }),
+    ];
+    await expect(adapter.sample(request(log), streamCtx(1))).resolves.toMatchObject({ text: 'b.ts is empty.', stopReason: 'stop' });
+    expect(model.doStreamCalls[1]!.prompt.find((m) => m.role === 'assistant')?.content).toEqual([
+      { type: 'reasoning', text: 'Need the file.', providerOptions: { anthropic: { signature: 'sig-end' } } },
+      { type: 'tool-call', toolCallId: 'toolu_9', toolName: 'read_file', input: { path: 'b.ts' } },
+    ]);
+  });
+
   it('sends reasoning parts back with their provider metadata on the next step of a tool-using turn', async () => {
     const signature = { anthropic: { signature: 'EqQBCkYIAxgCIkD' } };
     const redacted = { anthropic: { redactedData: 'opaque-bytes' } };
