@@ -149,6 +149,10 @@ export function aiSdkModel(model: LanguageModelV3, options?: AiSdkModelOptions):
 export function aiSdkModel(options: AiSdkModelTableOptions): ModelAdapter;
 export function aiSdkModel(modelOrTable: LanguageModelV3 | AiSdkModelTableOptions, maybeOptions: AiSdkModelOptions = {}): ModelAdapter {
   const single = isLanguageModel(modelOrTable);
+  if (!single && (typeof modelOrTable !== 'object' || modelOrTable === null || typeof modelOrTable.models !== 'object' || modelOrTable.models === null)) {
+    const version = (modelOrTable as { specificationVersion?: unknown } | null)?.specificationVersion;
+    throw new TypeError(`aiSdkModel: expected an AI SDK language model (specification v3) or { models: { … } }, got ${version === undefined ? typeof modelOrTable : `a model of specification ${String(version)}`}`);
+  }
   const options: AiSdkModelOptions = single ? maybeOptions : modelOrTable;
   const pick = single ? () => modelOrTable : modelPicker(modelOrTable.models);
   const mapEffort = options.effort === false ? undefined : (options.effort ?? passThroughEffort);

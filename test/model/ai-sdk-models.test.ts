@@ -76,6 +76,7 @@ describe('aiSdkModel: a models table', () => {
   it('refuses a table that is empty or holds something other than a V3 model', () => {
     expect(() => aiSdkModel({ models: {} })).toThrow(/models table is empty/);
     expect(() => aiSdkModel({ models: { a: { modelId: 'x' } as never } })).toThrow(/models\.a is not an AI SDK language model/);
+    expect(() => aiSdkModel({ specificationVersion: 'v2', doGenerate: () => undefined } as never)).toThrow(/expected an AI SDK language model \(specification v3\) or \{ models: \{ … \} \}, got a model of specification v2/);
   });
 
   it('keeps the single-model form: the request model is not consulted', async () => {
