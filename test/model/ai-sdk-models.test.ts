@@ -13,6 +13,8 @@ import type { ModelDelta } from '../../src/model/adapter.js';
 import { aiSdkModel, UnknownModelError } from '../../src/model/ai-sdk.js';
 import { createRuntime, defineRuntimeTool } from '../../src/runtime/runtime.js';
 import type { RetryEvent } from '../../src/runtime/types.js';
+import type { RuntimeStreamEvent } from '../../src/runtime/stream-events.js';
+import { manualClock } from '../../src/model/clock.js';
 import { ctx, rejection, request } from './helpers.js';
 
 const usage = (input: number, output: number): LanguageModelV3Usage => ({
@@ -252,3 +254,63 @@ describe('aiSdkModel: reasoning round-trip', () => {
     expect(entry).toMatchObject({ reasoning: [{ text: 'I should read the file first.', providerMetadata: signature }, { text: '', providerMetadata: redacted }] });
   });
 });
+
+describe('aiSdkModel in a streaming runtime', () => {
+  it('a host iterating events gets the deltas; a 429 in the stream is retried; the reasoning goes back on the tool step', async () => {
+    const limited = new APICallError({ message: 'rate limited', url: 'u', requestBodyValues: {}, statusCode: 429, responseHeaders: { 'retry-after-ms': '20' } });
+    const stream = (chunks: LanguageModelV3StreamPart[]) => ({ stream: simulateReadableStream({ chunks, initialDelayInMs: null, chunkDelayInMs: null }) });
+    const model = new MockLanguageModelV3({
+      provider: 'anthropic.messages',
+      modelId: 'claude-think',
+      doStream: [
+        stream([{ type: 'error', error: limited }]),
+        stream([
+          { type: 'reasoning-start', id: 'r' },
+          { type: 'reasoning-delta', id: 'r', delta: 'Read it first.' },
+          { type: 'reasoning-end', id: 'r', providerMetadata: { anthropic: { signature: 'sig-rt' } } },
+          { type: 'tool-call', toolCallId: 'toolu_1', toolName: 'read_file', input: '{"path":"a.ts"}' },
+          { type: 'finish', usage: usage(30, 10), finishReason: { unified: 'tool-calls', raw: 'tool_use' } },
+        ]),
+        stream([
+          { type: 'text-delta', id: 't', delta: 'a.ts ' },
+          { type: 'text-delta', id: 't', delta: 'exports a.' },
+          { type: 'finish', usage: usage(40, 4), finishReason: { unified: 'stop', raw: 'end_turn' } },
+        ]),
+      ],
+    });
+    const clock = manualClock();
+    const readFile = defineRuntimeTool({ name: 'read_file', description: 'Reads a file.', schema: z.object({ path: z.string() }), execute: () => 'export const a = 1;' });
+    const rt = createRuntime({ model: aiSdkModel(model), tools: [readFile], clock, requestTimeoutMs: Infinity });
+    const watching = new AbortController();
+    const seen: RuntimeStreamEvent[] = [];
+    const reading = (async () => {
+      for await (const event of rt.events({ signal: watching.signal })) {
+        seen.push(event);
+        // The retry's wait is registered on the clock when its event is emitted.
+        if (event.type === 'retry') queueMicrotask(() => clock.advance(event.delayMs));
+      }
+    })();
+    const outcome = await rt.prompt('What does a.ts export?');
+    watching.abort();
+    await reading;
+
+    expect(outcome).toMatchObject({ status: 'completed', text: 'a.ts exports a.' });
+    expect(outcome.usage.own).toMatchObject({ requests: 3, retries: 1 });
+    expect(model.doStreamCalls).toHaveLength(3);
+    expect(model.doGenerateCalls).toHaveLength(0);
+    expect(seen.filter((e) => e.type === 'retry')).toEqual([expect.objectContaining({ path: '/root', attempt: 1, delayMs: 20, status: 429 })]);
+    const deltas = seen.flatMap((e) => (e.type === 'text-delta' || e.type === 'reasoning-delta' ? [[e.type, e.text]] : []));
+    expect(deltas).toEqual([
+      ['reasoning-delta', 'Read it first.'],
+      ['text-delta', 'a.ts '],
+      ['text-delta', 'exports a.'],
+    ]);
+    expect(model.doStreamCalls[2]!.prompt.find((m) => m.role === 'assistant')?.content[0]).toEqual({
+      type: 'reasoning',
+      text: 'Read it first.',
+      providerOptions: { anthropic: { signature: 'sig-rt' } },
+    });
+    expect(clock.pending).toBe(0);
+  });
+});
+
