@@ -16,6 +16,7 @@ import { addUsage, requestUsage, ZERO_USAGE } from '../src/request/usage.js';
 import { composeInitialTask } from '../src/request/compose-task.js';
 import { assertAgentInput, freezeAgentInput } from './agent.input.js';
 import { SUBAGENT_ID_PREFIX } from './subagent-ids.js';
+import type { AgentStateMeta } from './agent.meta.js';
 import { outputInstruction, repairInstruction } from '../src/request/output-schema.js';
 import type {
   AgentContext,
@@ -46,6 +47,7 @@ export const agentMachine = setup({
     events: {} as AgentEvent,
     input: {} as AgentInput,
     output: {} as AgentResult,
+    meta: {} as AgentStateMeta,
   },
   actors: {
     /** Runs the runtime's task hooks once; each may rewrite the task or deny it. */
@@ -330,6 +332,9 @@ export const agentMachine = setup({
     repairAsked: false,
   }),
   initial: 'reserved',
+  // What a host sees in each state (docs/path-tests.md, "State meta"): the path tests check
+  // every step against these promises, not against the transitions below.
+  meta: { cancel: 'cancels' },
   on: {
     cancel: { target: '.cancelled' },
     // Subagents are created with this agent as XState parent, so their completion and
@@ -343,6 +348,7 @@ export const agentMachine = setup({
   states: {
     reserved: {
       description: 'Path and slot are held; not addressable. Task hooks run here, once per spawn.',
+      meta: { listed: true, addressable: false, holdsSlot: true, settles: false, waitsForInput: false, works: null },
       initial: 'admitting',
       states: {
         admitting: {
@@ -364,6 +370,7 @@ export const agentMachine = setup({
         },
         runningHooks: {
           description: 'The task hooks vet the task; each may rewrite or deny it.',
+          meta: { works: 'hooks' },
           invoke: {
             id: 'hooks',
             src: 'runTaskHooks',
@@ -409,6 +416,7 @@ export const agentMachine = setup({
     },
     preparingSummary: {
       description: 'Generating task-focused background from the frozen snapshot; still not addressable.',
+      meta: { listed: true, addressable: false, holdsSlot: true, settles: false, waitsForInput: false, works: 'summary' },
       invoke: {
         id: 'summary',
         src: 'generateSummary',
@@ -422,11 +430,13 @@ export const agentMachine = setup({
     },
     running: {
       description: 'Published in the directory and addressable.',
+      meta: { listed: true, addressable: true, holdsSlot: true, settles: false },
       entry: 'publishInDirectory',
       initial: 'working',
       states: {
         working: {
           description: 'A turn is in progress; inbox items join before the next model request.',
+          meta: { waitsForInput: false, close: 'after-turn', inbox: 'queued' },
           initial: 'sampling',
           on: {
             inbox: { actions: 'queueInboxItem' },
@@ -454,6 +464,7 @@ export const agentMachine = setup({
           states: {
             sampling: {
               description: 'Waiting for the model reply.',
+              meta: { works: 'model' },
               entry: 'drainInbox',
               invoke: {
                 id: 'model',
@@ -532,6 +543,7 @@ export const agentMachine = setup({
             },
             acting: {
               description: 'Running the tool calls of the last reply, concurrently.',
+              meta: { works: 'tools' },
               invoke: {
                 id: 'tools',
                 src: 'runToolCalls',
@@ -562,6 +574,7 @@ export const agentMachine = setup({
         },
         idle: {
           description: 'A continuable agent (or the root) waiting; the first inbox item starts a turn.',
+          meta: { waitsForInput: true, works: null, close: 'settles-closed', inbox: 'opens-turn' },
           on: {
             inbox: { target: 'working', actions: 'openTurnWithItem' },
             send_message: { guard: 'isMessageForMe', target: 'working', actions: 'openTurnWithItem' },
@@ -574,11 +587,13 @@ export const agentMachine = setup({
     settled: {
       type: 'final',
       description: 'Completed or failed; slot released, path unpublished, result delivered once.',
+      meta: { listed: false, addressable: false, holdsSlot: false, settles: true, statuses: ['completed', 'failed'], waitsForInput: false, works: null },
       entry: { type: 'releaseAndReport', params: ({ context }) => ({ result: resultOf(context), dialogue: context.dialogue }) },
     },
     cancelled: {
       type: 'final',
       description: 'Stopped from outside, denied by a hook, or failed before running; result delivered once.',
+      meta: { listed: false, addressable: false, holdsSlot: false, settles: true, statuses: ['cancelled'], waitsForInput: false, works: null },
       entry: ['markCancelled', { type: 'releaseAndReport', params: ({ context }) => ({ result: resultOf(context), dialogue: context.dialogue }) }],
     },
   },

@@ -6,6 +6,7 @@
 export { agentMachine, resultOf } from './agent.machine.js';
 export { toolStepLogic, type ToolExecutor } from './tool-step.js';
 export { createAgentInput, AgentInputError, type AgentInputOptions } from './agent.input.js';
+export { mergeStateMeta, REQUIRED_STATE_META, type AgentStateMeta, type AgentWork, type CloseMeaning, type InboxMeaning } from './agent.meta.js';
 export type {
   AgentContext,
   AgentEvent,

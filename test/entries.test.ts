@@ -65,20 +65,20 @@ const PINNED: Record<string, { readonly values: readonly string[]; readonly type
     ],
   },
   './machine': {
-    values: ['AgentInputError', 'agentMachine', 'createAgentInput', 'resultOf', 'toolStepLogic'],
+    values: ['AgentInputError', 'REQUIRED_STATE_META', 'agentMachine', 'createAgentInput', 'mergeStateMeta', 'resultOf', 'toolStepLogic'],
     types: [
-      'AgentContext', 'AgentEvent', 'AgentInput', 'AgentInputOptions', 'AgentStatus', 'HookInput', 'InboxItem', 'SampleInput', 'SampleOutput',
+      'AgentContext', 'AgentEvent', 'AgentInput', 'AgentInputOptions', 'AgentStateMeta', 'AgentStatus', 'AgentWork', 'CloseMeaning', 'InboxMeaning', 'HookInput', 'InboxItem', 'SampleInput', 'SampleOutput',
       'StopReason', 'SummaryActorInput', 'SummaryResult', 'TaskHookDecision', 'ToolExecutor', 'ToolInput', 'ToolOutcome', 'ToolStepInput',
     ],
   },
   './testing': {
     values: [
-      'DEFAULT_PAYLOADS', 'PathMismatchError', 'PrefixCache', 'TransitionCoverage', 'TransitionCoverageError', 'afterMicrotasks', 'agentPaths',
+      'AgentOracleError', 'DEFAULT_PAYLOADS', 'PathMismatchError', 'agentOracle', 'agentStateMeta', 'undescribedStates', 'PrefixCache', 'TransitionCoverage', 'TransitionCoverageError', 'afterMicrotasks', 'agentPaths',
       'agentScenarios', 'agentStateKey', 'agentTransitionCoverage', 'deferred', 'describeGuard', 'machinePaths', 'machineTransitions',
       'manualClock', 'runAgentPath', 'scriptedModel', 'systemClock', 'testAgentPaths',
     ],
     types: [
-      'AgentImplementations', 'AgentPath', 'AgentPathEvent', 'AgentPathRun', 'AgentPathStep', 'AgentPathsOptions', 'AgentPayloads', 'AgentScenario',
+      'AgentImplementations', 'AgentOracleHost', 'AgentPath', 'AgentPathEvent', 'AgentPathObserver', 'AgentPathRun', 'AgentStepSeen', 'Invocation', 'SpawnedChild', 'AgentPathStep', 'AgentPathsOptions', 'AgentPayloads', 'AgentScenario',
       'AgentScenarioOptions', 'AgentSnapshotLike', 'Clock', 'CoverageTarget', 'Deferred', 'MachineCoverage', 'MachinePath', 'MachinePathStep',
       'MachinePathsOptions', 'MachineTransition', 'ManualClock', 'PathMismatch', 'PathScript', 'PathStrategy', 'PrefixUsage', 'RegisterTest',
       'ReplyTemplate', 'RunAgentPathOptions', 'Script', 'ScriptFn', 'ScriptReply', 'ScriptRule', 'ScriptToolCall', 'ScriptedCall', 'ScriptedModel',

@@ -17,7 +17,16 @@ export { agentPaths, type AgentPath, type AgentPathStep, type AgentPathsOptions 
 export { agentScenarios, type AgentScenario, type AgentScenarioOptions } from './agent-scenarios.js';
 export { DEFAULT_PAYLOADS, type AgentPathEvent, type AgentPayloads, type ReplyTemplate, type ToolOutcomeTemplate } from './agent-events.js';
 export { agentStateKey, type AgentSnapshotLike } from './agent-state.js';
-export { runAgentPath, type AgentImplementations, type AgentPathRun, type RunAgentPathOptions } from './run-agent-path.js';
+export {
+  runAgentPath,
+  type AgentImplementations,
+  type AgentPathObserver,
+  type AgentPathRun,
+  type AgentStepSeen,
+  type RunAgentPathOptions,
+} from './run-agent-path.js';
+export type { Invocation, SpawnedChild } from './stand-ins.js';
+export { agentOracle, agentStateMeta, undescribedStates, AgentOracleError, type AgentOracleHost } from './agent-oracle.js';
 export { testAgentPaths, agentTransitionCoverage, type RegisterTest } from './register.js';
 export { PathMismatchError, type PathMismatch } from './path-error.js';
 export { TransitionCoverage, TransitionCoverageError, type CoverageTarget, type MachineCoverage } from './coverage.js';

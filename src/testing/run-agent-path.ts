@@ -4,14 +4,14 @@
  * is delivered the way it really arrives (an actor settling, a tool sending its result back,
  * an outside event), and the state after every step is compared with the path's.
  */
-import { createActor, type AnyMachineSnapshot, type EventObject, type InspectionEvent } from 'xstate';
+import { createActor, type AnyActorRef, type AnyMachineSnapshot, type EventObject, type InspectionEvent } from 'xstate';
 import { agentMachine } from '../../machines/agent.machine.js';
 import type { AgentEvent, AgentResult, ToolStepInput } from '../../machines/agent.types.js';
 import type { AgentPath, AgentPathStep } from './agent-paths.js';
 import { agentStateKey, type AgentSnapshotLike } from './agent-state.js';
 import { afterMicrotasks } from './deferred.js';
 import { PathMismatchError } from './path-error.js';
-import { StandIns } from './stand-ins.js';
+import { StandIns, type Invocation, type SpawnedChild } from './stand-ins.js';
 import { stateNodesOf } from './transitions.js';
 
 /** Implementations for the agent machine, as `agentMachine.provide` takes them. */
@@ -32,6 +32,44 @@ export interface RunAgentPathOptions {
    * tool's result late, then check nothing changed (default true).
    */
   readonly lateResults?: boolean;
+  /**
+   * The machine to run (default the agent machine): a `provide()`d or patched copy, e.g. one
+   * with a planted defect, run along paths generated from it.
+   */
+  readonly machine?: typeof agentMachine;
+  /** Sees the actor and every step as the run goes (e.g. an oracle comparing each step with a runtime). */
+  readonly observer?: AgentPathObserver;
+}
+
+/**
+ * Watches a run. Throwing from `step` fails the path with that error (the actor is stopped first).
+ *
+ * @example
+ * ```ts
+ * await runAgentPath(path, {
+ *   observer: { step: ({ step, snapshot }) => console.log(step.label, snapshot.value) },
+ * });
+ * ```
+ */
+export interface AgentPathObserver {
+  /** The agent's actor, created and not yet started (a host can register it before it runs). */
+  readonly created?: (actor: AnyActorRef) => void;
+  /** Called once the agent reached the state of each step, before the next step is delivered. */
+  readonly step?: (seen: AgentStepSeen) => void;
+}
+
+/** What an {@link AgentPathObserver} sees after a step. */
+export interface AgentStepSeen {
+  /** The step's index in `path.steps` (0 is `xstate.init`). */
+  readonly index: number;
+  readonly step: AgentPathStep;
+  readonly path: AgentPath;
+  /** The agent's snapshot after the step. */
+  readonly snapshot: AnyMachineSnapshot;
+  /** Every run of an invoked stand-in so far (hooks, summary, model requests), oldest first. */
+  readonly invocations: readonly Invocation[];
+  /** Every tool step (`runToolCalls`) stand-in so far, oldest first. */
+  readonly toolSteps: readonly SpawnedChild[];
 }
 
 /** What a run observed. */
@@ -80,7 +118,7 @@ function standInActors(standIns: StandIns, real: ReadonlySet<string>): Record<st
 export async function runAgentPath(path: AgentPath, options: RunAgentPathOptions = {}): Promise<AgentPathRun> {
   const standIns = new StandIns();
   const real = new Set(Object.keys(options.provide?.actors ?? {}));
-  const logic = agentMachine
+  const logic = (options.machine ?? agentMachine)
     .provide(options.provide ?? {})
     .provide({ actors: standInActors(standIns, real) as NonNullable<AgentImplementations>['actors'] });
 
@@ -101,6 +139,7 @@ export async function runAgentPath(path: AgentPath, options: RunAgentPathOptions
       }
     },
   });
+  options.observer?.created?.(actor);
 
   const fail = (step: number, label: string, expected: string, actual: string): never => {
     actor.stop();
@@ -126,6 +165,22 @@ export async function runAgentPath(path: AgentPath, options: RunAgentPathOptions
     const reached = keyOf(entry.snapshot);
     states.push(reached);
     if (reached !== step.expected) fail(index, step.label, step.expected, reached);
+    if (options.observer?.step) {
+      const seen: AgentStepSeen = {
+        index,
+        step,
+        path,
+        snapshot: entry.snapshot,
+        invocations: standIns.invocations,
+        toolSteps: standIns.children.filter((c) => c.src === TOOL_STEP),
+      };
+      try {
+        options.observer.step(seen);
+      } catch (error) {
+        actor.stop();
+        throw error;
+      }
+    }
   }
 
   const last = actor.getSnapshot();

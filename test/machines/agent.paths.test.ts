@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { agentPaths, type AgentPath } from '../../src/testing/agent-paths.js';
 import { agentTransitionCoverage } from '../../src/testing/register.js';
 import { runAgentPath } from '../../src/testing/run-agent-path.js';
+import { runtimeHost } from './runtime-host.js';
 
 const paths = agentPaths();
 const byScenario = new Map<string, AgentPath[]>();
@@ -25,7 +26,8 @@ describe('agent.machine paths', () => {
     describe(scenario, () => {
       for (const path of list) {
         it(path.name.slice(scenario.length + 2), async () => {
-          const run = await runAgentPath(path, { inspect: coverage.inspect });
+          // The oracle checks every step against a real runtime, by the states' meta.
+          const run = await runAgentPath(path, { inspect: coverage.inspect, ...runtimeHost(path.input) });
           ran++;
           expect(run.states).toEqual(path.steps.map((s) => s.expected));
           const final = path.steps.at(-1)!.expected;
