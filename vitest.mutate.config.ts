@@ -1,0 +1,21 @@
+import { defineConfig } from 'vitest/config';
+
+/** The tests `npm run mutate` runs against each mutant (stryker.config.mjs): machines, path tests, delivery. */
+export default defineConfig({
+  test: {
+    include: [
+      'test/machines/**/*.test.ts',
+      'test/testing/**/*.test.ts',
+      'test/embedding.test.ts',
+      'test/runtime/delivery.test.ts',
+      'test/runtime/registry.property.test.ts',
+      'test/runtime/cancel.test.ts',
+      'test/runtime/messaging.test.ts',
+      'test/runtime/smoke.test.ts',
+      'test/runtime/structured-output.test.ts',
+      'test/runtime/prompt.test.ts',
+    ],
+    environment: 'node',
+    testTimeout: 60_000,
+  },
+});
