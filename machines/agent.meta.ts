@@ -55,7 +55,7 @@ export interface AgentStateMeta {
   readonly waitsForInput?: boolean;
   /** What `close` does here (absent: the agent takes no `close` here). */
   readonly close?: CloseMeaning;
-  /** What an inbox item does here (absent: the agent takes none here). */
+  /** What an inbox item, or a `send_message` addressed to the agent, does here (absent: it takes none here). */
   readonly inbox?: InboxMeaning;
   /** What `cancel` does here: the agent ends `cancelled` at once. */
   readonly cancel?: 'cancels';

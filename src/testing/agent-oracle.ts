@@ -171,15 +171,16 @@ class OracleState {
     }
     if (event.type === 'close' && before.close === 'after-turn') this.closePending = true;
     if (event.type === 'cancel' && before.cancel === 'cancels' && newResult?.status !== 'cancelled') fail('cancel', 'a cancelled result', newResult ? `${newResult.status} (${newResult.stopReason})` : 'no result');
-    if (event.type === 'inbox' && before.inbox !== undefined) {
-      this.inboxSent.push(event.item);
+    const item = this.itemOf(event);
+    if (item && before.inbox !== undefined) {
+      this.inboxSent.push(item);
       const fresh = requests.length - this.requestsBefore;
       if (before.inbox === 'queued' && fresh !== 0) fail('inbox item', 'queued (no request now)', `${fresh} request(s) made`);
       if (before.inbox === 'opens-turn') {
         const request = requests.at(-1);
         if (fresh !== 1 || !request) fail('inbox item', 'opens a turn with one request', `${fresh} request(s) made`);
-        const holds = countItems(request!.input as SampleInput, event.item);
-        if (holds < this.count(event.item)) fail('inbox item', 'in the request it opened', 'not in the request');
+        const holds = countItems(request!.input as SampleInput, item);
+        if (holds < this.count(item)) fail('inbox item', 'in the request it opened', 'not in the request');
       }
     }
   }
@@ -199,6 +200,13 @@ class OracleState {
       const answered = last ? countItems(last, item) : 0;
       if (answered < sent) fail('inbox answered', `${sent} item(s) "${item.text}" in the last request of a completed turn`, `${answered} in it`);
     }
+  }
+
+  /** The inbox item an event brings this agent: an `inbox` item, or a `send_message` addressed to it. */
+  private itemOf(event: AgentStepSeen['step']['event']): InboxItem | undefined {
+    if (event.type === 'inbox') return event.item;
+    if (event.type === 'send_message' && event.to === this.input.path) return { text: event.message, origin: { kind: 'message', from: event.from } };
+    return undefined;
   }
 
   private count(item: InboxItem): number {
