@@ -3,7 +3,7 @@
  * provider, model and credentials the Pi session uses, with the session id Pi sends (providers
  * that route prompt caches by session then serve a fork from its parent's cache).
  */
-import { completeSimple, type AssistantMessage, type Context, type Message, type Model, type Tool } from '@earendil-works/pi-ai';
+import { completeSimple, isContextOverflow, type AssistantMessage, type Context, type Message, type Model, type Tool } from '@earendil-works/pi-ai';
 import type { Entry } from '../dialogue/entry.js';
 import type { ModelAdapter, ModelResponse } from '../model/adapter.js';
 import { attachmentText, compactionText, provenanceText } from '../model/ai-sdk-prompt.js';
@@ -101,9 +101,29 @@ function responseOf(message: AssistantMessage): ModelResponse {
 }
 
 /**
+ * The errors Pi's own session retries (overloaded, rate limits, 5xx, connection failures,
+ * timeouts), as pi-coding-agent 0.74 matches them. pi-ai reports a failed request as a
+ * message with text only, no status, so the text is all there is to go on.
+ */
+const PI_TRANSIENT =
+  /overloaded|provider.?returned.?error|rate.?limit|too many requests|429|500|502|503|504|service.?unavailable|server.?error|internal.?error|network.?error|connection.?error|connection.?refused|connection.?lost|websocket.?closed|websocket.?error|other side closed|fetch failed|upstream.?connect|reset before headers|socket hang up|ended without|stream ended before message_stop|http2 request did not get a response|timed? out|timeout|terminated|retry delay/i;
+
+/**
+ * The error a failed pi-ai request rejects with. `isRetryable` tells the runtime's retries
+ * what Pi's session would do: retry the transient failures above, but not a context
+ * overflow (compaction handles that) nor an abort.
+ */
+export function piRequestError(message: AssistantMessage, model: Model<string>): Error & { readonly isRetryable: boolean } {
+  const text = message.errorMessage ?? `the model request ended with ${message.stopReason}`;
+  const isRetryable = message.stopReason === 'error' && PI_TRANSIENT.test(text) && !isContextOverflow(message, model.contextWindow);
+  return Object.assign(new Error(text), { isRetryable });
+}
+
+/**
  * Wraps the Pi session's model as a {@link ModelAdapter}. A provider error or abort (pi-ai
  * reports both as a final message) rejects, so the runtime records a model error or drops the
- * late reply.
+ * late reply; an error Pi's own session would retry is marked `isRetryable` (see
+ * {@link piRequestError}), so the runtime's retries take it.
  *
  * @example
  * ```ts
@@ -132,9 +152,7 @@ export function piModelAdapter(source: PiModelSource): ModelAdapter {
         ...(source.sessionId() !== undefined ? { sessionId: source.sessionId() } : {}),
         ...(level !== undefined && THINKING_LEVELS.has(level) ? { reasoning: level as 'low' } : {}),
       });
-      if (message.stopReason === 'error' || message.stopReason === 'aborted') {
-        throw new Error(message.errorMessage ?? `the model request ended with ${message.stopReason}`);
-      }
+      if (message.stopReason === 'error' || message.stopReason === 'aborted') throw piRequestError(message, model);
       const response = responseOf(message);
       const first = response.toolCalls[0];
       if (first !== undefined) replies.set(first.id, message);
