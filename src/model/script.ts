@@ -31,7 +31,10 @@ export interface ScriptReply {
    * asks for deltas. `text` defaults to their concatenation; given both, they must match.
    */
   readonly chunks?: readonly string[];
-  /** Reasoning streamed as `reasoning` deltas before the text (one delta per string). */
+  /**
+   * Reasoning, streamed as `reasoning` deltas before the text (one delta per string); the
+   * response carries it as one reasoning part.
+   */
   readonly reasoning?: string | readonly string[];
 }
 

@@ -89,6 +89,11 @@ function replyText(reply: ScriptReply): string {
   return reply.text ?? joined ?? '';
 }
 
+/** A reply's reasoning as the response carries it: one part, its pieces joined. */
+function reasoningText(reply: ScriptReply): string {
+  return reply.reasoning === undefined ? '' : typeof reply.reasoning === 'string' ? reply.reasoning : reply.reasoning.join('');
+}
+
 /** The deltas a reply streams: its reasoning, then its text in its chunks (or `chunkSize` pieces). */
 function deltasOf(reply: ScriptReply, text: string, chunkSize: number | undefined): ModelDelta[] {
   const reasoning = reply.reasoning === undefined ? [] : typeof reply.reasoning === 'string' ? [reply.reasoning] : reply.reasoning;
@@ -207,6 +212,7 @@ export function scriptedModel(script: Script, options: ScriptedModelOptions = {}
       return {
         text,
         toolCalls,
+        ...(reasoningText(reply) !== '' ? { reasoning: [{ text: reasoningText(reply) }] } : {}),
         usage,
         stopReason: reply.stopReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop'),
       };

@@ -166,7 +166,7 @@ export function createAgentLogic(core: RuntimeCore) {
           return core.options.model.sample(request, { signal: attemptSignal, agentPath: input.path, turn: input.turn, step: input.step, ...(onDelta ? { onDelta } : {}) });
         });
         const response = normalizeResponse(value);
-        sink.current?.replied(response.text);
+        sink.current?.replied(response);
         checkReply(dialogue, response);
         const usage = requestUsage(response.usage, retries);
         // A final answer of an agent with an output schema is checked here; the machine decides what follows.

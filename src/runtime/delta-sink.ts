@@ -3,18 +3,18 @@
  * hands the adapter, publishing `text-delta` and `reasoning-delta` events for the asking agent.
  */
 import type { SampleInput } from '../../machines/agent.types.js';
-import type { ModelDelta } from '../model/adapter.js';
+import type { ModelDelta, ModelResponse } from '../model/adapter.js';
 import type { RuntimeCore } from './core.js';
 
 /** The callback for one request, and what to do when its reply arrives. */
 export interface DeltaSink {
   readonly onDelta: (delta: ModelDelta) => void;
   /**
-   * The reply arrived: later deltas are ignored, and a reply whose adapter streamed no text
-   * is published as one text delta, so every adapter's text reaches the stream before the
-   * reply is acted on.
+   * The reply arrived: later deltas are ignored, and what the adapter did not stream (its
+   * reasoning parts, its text) is published as one delta each, so every adapter's reply
+   * reaches the stream before it is acted on.
    */
-  replied(text: string): void;
+  replied(response: Pick<ModelResponse, 'text' | 'reasoning'>): void;
   /** The attempt failed: later deltas are ignored (the next attempt streams from its start). */
   close(): void;
 }
@@ -24,6 +24,7 @@ export function deltaSink(core: RuntimeCore, input: Pick<SampleInput, 'path' | '
   const { path, turn, step } = input;
   let open = true;
   let streamedText = false;
+  let streamedReasoning = false;
   return {
     onDelta: (delta) => {
       // An adapter's late or malformed delta is dropped, never thrown back into its stream.
@@ -32,15 +33,18 @@ export function deltaSink(core: RuntimeCore, input: Pick<SampleInput, 'path' | '
         streamedText = true;
         core.publish({ type: 'text-delta', path, turn, step, text: delta.text });
       } else if (delta.kind === 'reasoning') {
+        streamedReasoning = true;
         core.publish({ type: 'reasoning-delta', path, turn, step, text: delta.text });
       }
     },
     close: () => {
       open = false;
     },
-    replied: (text) => {
+    replied: ({ text, reasoning }) => {
       open = false;
-      if (!streamedText && text !== '' && !signal.aborted) core.publish({ type: 'text-delta', path, turn, step, text });
+      if (signal.aborted) return;
+      if (!streamedReasoning) for (const part of reasoning ?? []) if (part.text !== '') core.publish({ type: 'reasoning-delta', path, turn, step, text: part.text });
+      if (!streamedText && text !== '') core.publish({ type: 'text-delta', path, turn, step, text });
     },
   };
 }

@@ -16,6 +16,7 @@ describe('scriptedModel: streaming', () => {
     const { context, deltas } = streaming();
     const reply = await model.sample(hello(), context);
     expect(reply.text).toBe('Hello there');
+    expect(reply.reasoning).toEqual([{ text: 'thinking' }]); // the response holds the whole reply
     expect(deltas).toEqual([
       { kind: 'reasoning', text: 'think' },
       { kind: 'reasoning', text: 'ing' },

@@ -220,6 +220,28 @@ describe('runtime.events()', () => {
     rt.stop();
   });
 
+  it("an adapter that does not stream: its reply's reasoning parts, then its text, as one delta each, before the turn ends", async () => {
+    const model: ModelAdapter = {
+      name: 'whole',
+      sample: async () => ({
+        text: 'Because of line 88.',
+        reasoning: [{ text: 'Look at the parser.' }, { text: '', providerMetadata: { anthropic: { redactedData: 'x' } } }],
+        toolCalls: [],
+        usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      }),
+    };
+    const rt = createRuntime({ model });
+    const reading = collect(rt.events({ path: '/root' }));
+    await rt.prompt('why?');
+    rt.stop();
+    const kinds = (await reading).filter((e) => e.type === 'text-delta' || e.type === 'reasoning-delta' || e.type === 'turn-ended');
+    expect(kinds.map((e) => [e.type, e.type === 'turn-ended' ? '' : e.text])).toEqual([
+      ['reasoning-delta', 'Look at the parser.'],
+      ['text-delta', 'Because of line 88.'],
+      ['turn-ended', ''],
+    ]);
+  });
+
   it("drops an adapter's malformed deltas and deltas after its reply", async () => {
     let late: ((d: unknown) => void) | undefined;
     const model: ModelAdapter = {
