@@ -123,7 +123,7 @@ export type { RoleCatalogLimits } from './request/role-catalog.js';
 // Configuration from disk and for policy: agent definitions, capabilities, limits, project context.
 export type { AgentDefinition } from './policy/definition.js';
 export { DefinitionError, type DefinitionErrorCode } from './policy/definition-error.js';
-export { loadDefinitions, type DefinitionDirectory, type LoadDefinitionsOptions, type LoadedDefinitions } from './policy/load.js';
+export { loadDefinitions, type DefinitionDirectory, type LoadDefinitionsOptions, type LoadedDefinitions } from './load/definitions.js';
 export type { PermissionMode } from './policy/permission-mode.js';
 export type { PermissionMatcher, PermissionMatcherKind } from './policy/permission-pattern.js';
 export type { ModelTable } from './policy/model-alias.js';
@@ -149,4 +149,4 @@ export {
 } from './policy/messaging.js';
 export { describeConfirmation, type ConfirmCallback, type ConfirmationDecision, type ConfirmationRequest } from './policy/confirmation.js';
 export { DEFAULT_LIMITS, LimitError, type Limits } from './policy/limits.js';
-export { loadProjectContext, type ProjectContext, type ProjectContextOptions } from './policy/project-context.js';
+export { loadProjectContext, type ProjectContext, type ProjectContextOptions } from './load/project-context.js';

@@ -5,7 +5,7 @@
  * guard. Pure and deterministic: the same machine always yields the same text.
  */
 import type { AnyStateMachine, AnyStateNode } from 'xstate';
-import { machineTransitions, relativeId, stateNodesOf, type MachineTransition } from '../testing/transitions.js';
+import { machineTransitions, relativeId, stateNodesOf, type MachineTransition } from './transitions.js';
 
 const DONE = 'xstate.done.actor.';
 const ERROR = 'xstate.error.actor.';

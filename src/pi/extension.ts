@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { ExtensionAPI, ExtensionContext, ExtensionFactory, ToolInfo } from '@earendil-works/pi-coding-agent';
 import type { TSchema } from '@earendil-works/pi-ai';
 import type { InboxItem } from '../../machines/agent.types.js';
-import { loadDefinitions } from '../policy/load.js';
+import { loadDefinitions } from '../load/definitions.js';
 import { provenanceText } from '../model/ai-sdk-prompt.js';
 import { agentToolSchema, roleCatalogText } from '../request/role-catalog.js';
 import { BUILTIN_TOOL_NAMES, type BuiltinToolName } from '../request/tool-names.js';

@@ -4,7 +4,7 @@
  * define. A suite uses it to fail when any transition is never exercised.
  */
 import type { AnyStateMachine, AnyTransitionDefinition, InspectionEvent } from 'xstate';
-import { machineTransitions, transitionKey, type MachineTransition } from './transitions.js';
+import { machineTransitions, transitionKey, type MachineTransition } from '../inspect/transitions.js';
 
 /** The coverage of one machine. */
 export interface MachineCoverage {

@@ -30,6 +30,6 @@ export { agentOracle, agentStateMeta, undescribedStates, AgentOracleError, type 
 export { testAgentPaths, agentTransitionCoverage, type RegisterTest } from './register.js';
 export { PathMismatchError, type PathMismatch } from './path-error.js';
 export { TransitionCoverage, TransitionCoverageError, type CoverageTarget, type MachineCoverage } from './coverage.js';
-export { machineTransitions, describeGuard, type MachineTransition } from './transitions.js';
+export { machineTransitions, describeGuard, type MachineTransition } from '../inspect/transitions.js';
 export { machinePaths, type MachinePath, type MachinePathStep, type MachinePathsOptions, type PathStrategy } from './machine-paths.js';
 export { deferred, afterMicrotasks, type Deferred } from './deferred.js';

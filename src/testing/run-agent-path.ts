@@ -12,7 +12,7 @@ import { agentStateKey, type AgentSnapshotLike } from './agent-state.js';
 import { afterMicrotasks } from './deferred.js';
 import { PathMismatchError } from './path-error.js';
 import { StandIns, type Invocation, type SpawnedChild } from './stand-ins.js';
-import { stateNodesOf } from './transitions.js';
+import { stateNodesOf } from '../inspect/transitions.js';
 
 /** Implementations for the agent machine, as `agentMachine.provide` takes them. */
 export type AgentImplementations = Parameters<typeof agentMachine.provide>[0];

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DefinitionError } from '../../src/policy/definition-error.js';
-import { loadDefinitions } from '../../src/policy/load.js';
+import { loadDefinitions } from '../../src/load/definitions.js';
 
 let root: string;
 beforeEach(async () => {

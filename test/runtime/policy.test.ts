@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { fileURLToPath } from 'node:url';
 import { scriptedModel } from '../../src/model/scripted.js';
 import { createCapabilityCatalog } from '../../src/policy/capabilities.js';
-import { loadDefinitions } from '../../src/policy/load.js';
+import { loadDefinitions } from '../../src/load/definitions.js';
 import type { ConfirmationRequest } from '../../src/policy/confirmation.js';
 import { createRuntime, defineRuntimeTool } from '../../src/runtime/runtime.js';
 import { deferred } from './helpers.js';

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { scriptedModel, type ScriptedModel } from '../../src/model/scripted.js';
-import { loadDefinitions } from '../../src/policy/load.js';
+import { loadDefinitions } from '../../src/load/definitions.js';
 import { createRuntime, defineRuntimeTool } from '../../src/runtime/runtime.js';
 import type { RoleDefinition } from '../../src/runtime/roles.js';
 import type { JsonValue } from '../../src/dialogue/entry.js';

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DefinitionError } from '../../src/policy/definition-error.js';
-import type { DefinitionDirectory } from '../../src/policy/load.js';
-import { loadDefinitions } from '../../src/policy/load.js';
+import type { DefinitionDirectory } from '../../src/load/definitions.js';
+import { loadDefinitions } from '../../src/load/definitions.js';
 
 const fixtures = fileURLToPath(new URL('../fixtures/agents', import.meta.url));
 const projectAgents: DefinitionDirectory = { path: join(fixtures, 'project/.agents'), scope: 'project' };

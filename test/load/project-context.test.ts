@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadProjectContext } from '../../src/policy/project-context.js';
+import { loadProjectContext } from '../../src/load/project-context.js';
 
 describe('loadProjectContext', () => {
   let root: string;

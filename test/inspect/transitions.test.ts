@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { and, createActor, fromPromise, not, or, setup, waitFor } from 'xstate';
 import { TransitionCoverage, TransitionCoverageError } from '../../src/testing/coverage.js';
-import { describeGuard, machineTransitions, transitionKey } from '../../src/testing/transitions.js';
+import { describeGuard, machineTransitions, transitionKey } from '../../src/inspect/transitions.js';
 
 const toggle = setup({
   actors: { load: fromPromise(async () => 'x') },

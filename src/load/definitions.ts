@@ -4,10 +4,10 @@
 import type { Dirent } from 'node:fs';
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import type { AgentDefinition } from './definition.js';
-import { DefinitionError } from './definition-error.js';
+import type { AgentDefinition } from '../policy/definition.js';
+import { DefinitionError } from '../policy/definition-error.js';
 import { hasErrorCode } from './fs-error.js';
-import { parseDefinition } from './parse-definition.js';
+import { parseDefinition } from '../policy/parse-definition.js';
 
 /** A directory of definition files and the scope label its definitions carry. */
 export interface DefinitionDirectory {
