@@ -19,7 +19,7 @@ export { RuntimeError, type RuntimeErrorCode } from './runtime/errors.js';
 export { OutputSchemaError } from './request/output-schema.js';
 export { ROOT_PATH } from './runtime/paths.js';
 export { DEFAULT_RESULT_METADATA, resultMetadata, resultToolContent, type ResultMetadata, type ResultMetadataField } from './runtime/reports.js';
-export { DEFAULT_MAX_STEPS, type TurnOutcome, type TurnUsage } from './runtime/turns.js';
+export { DEFAULT_MAX_STEPS } from './runtime/turns.js';
 export {
   DEFAULT_EVENT_BUFFER,
   type EventsOptions,
@@ -74,7 +74,9 @@ export type {
   ToolExecutionContext,
   ToolCallOutcome,
   ToolOutput,
+  TurnOutcome,
   TurnReport,
+  TurnUsage,
 } from './runtime/types.js';
 export type { AgentStatus, InboxItem, StopReason, TurnStatus } from '../machines/agent.types.js';
 

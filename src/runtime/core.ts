@@ -34,9 +34,9 @@ import { checkResultMetadata, settlementNotice, turnNotice, type ResultMetadata 
 import { UsageLedger, type UsageAccount } from './usage-ledger.js';
 import { checkPriceTable } from '../model/prices.js';
 import type { Usage } from '../model/adapter.js';
-import { DEFAULT_MAX_STEPS, TurnWaiters, type TurnOutcome } from './turns.js';
+import { DEFAULT_MAX_STEPS, TurnWaiters } from './turns.js';
 import type { Attachment } from '../dialogue/entry.js';
-import type { AgentInfo, AgentResult, CancelReport, CancelledAgent, FirstReportValue, PromptOptions, RuntimeEvents, RuntimeOptions, RuntimeTool } from './types.js';
+import type { AgentInfo, AgentResult, CancelReport, CancelledAgent, FirstReportValue, PromptOptions, RuntimeEvents, RuntimeOptions, RuntimeTool, TurnOutcome } from './types.js';
 import { errorText } from '../dialogue/error-text.js';
 import { systemClock, type Clock } from '../model/clock.js';
 import { checkRequestTimeout, checkRetryPolicy } from '../policy/retry-policy.js';

@@ -4,47 +4,16 @@
  * with that turn's outcome: text, status, stop reason, usage (the agent's own and its
  * subtree's, counted from the prompt) and the results of subagents that settled meanwhile.
  */
-import type { AgentResult, StopReason, TurnReport, TurnStatus } from '../../machines/agent.types.js';
+import type { AgentResult, TurnReport } from '../../machines/agent.types.js';
 import { subtractUsage, ZERO_USAGE, type Usage } from '../model/adapter.js';
 import { isWithin } from './paths.js';
-import type { CancelReport } from './types.js';
+import type { CancelReport, TurnOutcome } from './types.js';
 
 /**
  * Model requests a turn may make when nothing else is configured (the AI SDK agent's
  * default). Reaching the cap ends the turn with status `max_steps`.
  */
 export const DEFAULT_MAX_STEPS = 20;
-
-/** Usage of one turn: the prompted agent's own, and its whole subtree's (itself included). */
-export interface TurnUsage {
-  readonly own: Usage;
-  readonly subtree: Usage;
-}
-
-/**
- * What `await runtime.prompt(...)` gives: how the turn that answered the prompt ended.
- *
- * - `status` `completed`: the model gave its final answer.
- * - `max_steps`: the step cap ended the turn; `text` is what the turn had said so far.
- * - `failed`: a model request still failed after its retries (`error` says why); the agent
- *   is idle again and takes the next prompt.
- * - `cancelled`: the prompt's signal aborted (or the agent was stopped); `cancelled` lists
- *   every agent stopped, children first.
- */
-export interface TurnOutcome {
-  readonly path: string;
-  /** Zero-based number of the turn that answered the prompt. */
-  readonly turn: number;
-  readonly text: string;
-  readonly status: TurnStatus;
-  readonly stopReason: StopReason;
-  readonly error?: string;
-  readonly usage: TurnUsage;
-  /** Results of the agent's subagents (at any depth) that settled during the turn, in order. */
-  readonly subagents: readonly AgentResult[];
-  /** What the abort stopped, when the prompt's signal cancelled the turn. */
-  readonly cancelled?: CancelReport;
-}
 
 /** What the waiter needs from the runtime: an agent's usage account. */
 export interface TurnSource {

@@ -2,7 +2,7 @@
  * The runtime's public shapes: options, handles, reports.
  */
 import type { InspectionEvent, Observer } from 'xstate';
-import type { AgentResult, Delivery, InboxItem, Lifetime, TaskHookDecision, TurnReport } from '../../machines/agent.types.js';
+import type { AgentResult, Delivery, InboxItem, Lifetime, StopReason, TaskHookDecision, TurnReport, TurnStatus } from '../../machines/agent.types.js';
 import type { ContextSpec } from '../context/types.js';
 import type { Attachment, ToolCall } from '../dialogue/entry.js';
 import type { DialogueView } from '../dialogue/types.js';
@@ -24,7 +24,6 @@ import type { MessagingPolicy } from '../policy/messaging.js';
 import type { ConfirmCallback } from '../policy/confirmation.js';
 import type { SessionStore, StoreError } from '../store/types.js';
 import type { AccessCapability, CapabilityCatalog } from '../policy/capabilities.js';
-import type { TurnOutcome } from './turns.js';
 import type { RetryPolicy } from '../policy/retry-policy.js';
 import type { Clock } from '../model/clock.js';
 import type { EventsOptions, RuntimeStreamEvent } from './stream-events.js';
@@ -565,4 +564,35 @@ export interface Runtime {
   readonly slotsInUse: number;
   /** Stops the whole session (cancels the root's subtree). */
   stop(reason?: string): CancelReport;
+}
+
+/** Usage of one turn: the prompted agent's own, and its whole subtree's (itself included). */
+export interface TurnUsage {
+  readonly own: Usage;
+  readonly subtree: Usage;
+}
+
+/**
+ * What `await runtime.prompt(...)` gives: how the turn that answered the prompt ended.
+ *
+ * - `status` `completed`: the model gave its final answer.
+ * - `max_steps`: the step cap ended the turn; `text` is what the turn had said so far.
+ * - `failed`: a model request still failed after its retries (`error` says why); the agent
+ *   is idle again and takes the next prompt.
+ * - `cancelled`: the prompt's signal aborted (or the agent was stopped); `cancelled` lists
+ *   every agent stopped, children first.
+ */
+export interface TurnOutcome {
+  readonly path: string;
+  /** Zero-based number of the turn that answered the prompt. */
+  readonly turn: number;
+  readonly text: string;
+  readonly status: TurnStatus;
+  readonly stopReason: StopReason;
+  readonly error?: string;
+  readonly usage: TurnUsage;
+  /** Results of the agent's subagents (at any depth) that settled during the turn, in order. */
+  readonly subagents: readonly AgentResult[];
+  /** What the abort stopped, when the prompt's signal cancelled the turn. */
+  readonly cancelled?: CancelReport;
 }
