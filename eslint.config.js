@@ -2,6 +2,38 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+import importX from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+
+// The layers, bottom up: what each folder may import besides its own files (docs/architecture.md,
+// "Layers"). Every folder not listed for a folder is forbidden to it, type-only imports included,
+// so the folder graph is acyclic by construction.
+const PURE = ['src/dialogue', 'src/context', 'src/request', 'src/policy'];
+const LAYERS = {
+  'src/dialogue': [],
+  'src/context': ['src/dialogue'],
+  'src/request': ['src/dialogue', 'src/context'],
+  'src/policy': ['src/dialogue', 'src/context', 'src/request'],
+  'src/model': PURE,
+  machines: ['src/dialogue', 'src/context', 'src/request'],
+  'src/load': PURE,
+  'src/inspect': PURE,
+  'src/store': [...PURE, 'src/model', 'machines'],
+  'src/testing': [...PURE, 'src/model', 'machines', 'src/inspect'],
+  'src/runtime': [...PURE, 'src/model', 'machines', 'src/load', 'src/inspect', 'src/store'],
+  'src/pi': [...PURE, 'src/model', 'machines', 'src/load', 'src/runtime'],
+};
+// The main entry and the CLI sit on top: nothing under them imports them.
+const TOP = ['src/index.ts', 'src/cli'];
+const layerZones = Object.entries(LAYERS).map(([folder, allowed]) => ({
+  target: `./${folder}`,
+  from: [...Object.keys(LAYERS), ...TOP].filter((other) => other !== folder && !allowed.includes(other)).map((other) => `./${other}`),
+  message: `${folder} may import only ${allowed.length === 0 ? 'its own files' : allowed.join(', ')} (docs/architecture.md, "Layers").`,
+}));
+
+// File access and processes belong to the loaders, stores and the runtime, never to a pure layer.
+const NO_IO = { group: ['fs', 'node:fs', 'node:fs/*', 'fs/*', 'node:child_process', 'child_process', 'node:net', 'node:http', 'node:https', 'pg'], message: 'Pure layers do no I/O (file access lives in src/load, src/store).' };
+const NO_XSTATE = { group: ['xstate', '@xstate/*'], message: 'Only machines/ and the layers above it use XState.' };
 
 export default tseslint.config(
   { ignores: ['dist/', 'coverage/', 'node_modules/', 'docs/', '.bench-build/', '.stryker-tmp/', 'reports/'] },
@@ -20,20 +52,24 @@ export default tseslint.config(
     },
   },
   {
-    // Pure layers never import runtime code (docs/architecture.md, "Layers").
-    files: ['src/dialogue/**', 'src/context/**', 'src/request/**', 'src/policy/**'],
+    files: ['src/**/*.ts', 'machines/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      ...importX.flatConfigs.typescript.settings,
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
+    },
     rules: {
-      'no-restricted-imports': ['error', { patterns: [
-        { group: ['**/runtime/**', '**/runtime', '**/machines/**', '**/cli/**', '**/store/**', '**/inspect/**', 'xstate', '@xstate/*'], message: 'Pure modules must not import runtime code.' },
-      ] }],
+      // Import cycles between files (type-only imports are erased at run time and not counted).
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import-x/no-restricted-paths': ['error', { zones: layerZones }],
     },
   },
   {
-    files: ['src/dialogue/**'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [
-        { group: ['**/context/**', '**/request/**', '**/policy/**', '**/runtime/**', '**/machines/**', 'xstate'], message: 'dialogue is the bottom layer.' },
-      ] }],
-    },
+    files: ['src/dialogue/**', 'src/context/**', 'src/request/**', 'src/policy/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [NO_XSTATE, NO_IO] }] },
+  },
+  {
+    files: ['src/model/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [NO_XSTATE] }] },
   },
 );

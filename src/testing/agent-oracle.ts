@@ -14,7 +14,7 @@ import type { ToolCall } from '../dialogue/entry.js';
 import { stateValueString } from '../inspect/state-value.js';
 import type { AgentPathObserver, AgentStepSeen } from './run-agent-path.js';
 import { PathMismatchError } from './path-error.js';
-import { stateNodesOf } from './transitions.js';
+import { stateNodesOf } from '../inspect/transitions.js';
 
 /** What the host running the agent exposes; the oracle reads nothing else of the run. */
 export interface AgentOracleHost {
