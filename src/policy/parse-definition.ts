@@ -8,7 +8,8 @@
  * carry keys (`color`, `permissionMode`, …) this library has no use for.
  */
 import { basename } from 'node:path';
-import { isMap, isNode, isScalar, LineCounter, parseDocument } from 'yaml';
+import { createRequire } from 'node:module';
+import type * as Yaml from 'yaml';
 import { errorText } from '../dialogue/error-text.js';
 import type { ContextMode, ContextSpec } from '../context/types.js';
 import { contextModeOf, parseContextSpec } from '../context/parse.js';
@@ -23,6 +24,10 @@ import { splitFrontMatter } from './front-matter.js';
 import { PERMISSION_MODES } from './permission-mode.js';
 import { quoteProblemValues } from './yaml-fallback.js';
 import { splitToolList } from './tool-name.js';
+
+let yamlModule: typeof Yaml | undefined;
+/** `yaml` is loaded when the first definition is parsed: it is costly to load, and many hosts define no roles. */
+const yamlLib = (): typeof Yaml => (yamlModule ??= createRequire(import.meta.url)('yaml') as typeof Yaml);
 
 /** Where the text came from, plus an optional sink for non-fatal findings. */
 export interface ParseDefinitionOptions extends DefinitionSource {
@@ -132,10 +137,10 @@ export function parseDefinition(text: string, options: ParseDefinitionOptions): 
 
 /** Parses the YAML into key → value with key lines; rejects syntax errors and duplicates. */
 function readFields(yaml: string, firstLine: number, file: string, onWarning: ((message: string) => void) | undefined): Map<string, Field> {
-  let lineCounter = new LineCounter();
+  let lineCounter = new (yamlLib().LineCounter)();
   // uniqueKeys off: duplicates are reported below with the key's name, which yaml's own
   // error does not carry.
-  let doc = parseDocument(yaml, { lineCounter, prettyErrors: false, uniqueKeys: false });
+  let doc = yamlLib().parseDocument(yaml, { lineCounter, prettyErrors: false, uniqueKeys: false });
   // Reads `lineCounter` when called, so it follows the retry below (same line count).
   const lineAt = (offset: number): number => lineCounter.linePos(offset).line + firstLine - 1;
 
@@ -143,8 +148,8 @@ function readFields(yaml: string, firstLine: number, file: string, onWarning: ((
   if (syntax !== undefined) {
     // Claude Code's second chance: quote unquoted values that hold ": " and the like, retry.
     const retry = quoteProblemValues(yaml);
-    const retryCounter = new LineCounter();
-    const retried = retry.quoted.length > 0 ? parseDocument(retry.text, { lineCounter: retryCounter, prettyErrors: false, uniqueKeys: false }) : undefined;
+    const retryCounter = new (yamlLib().LineCounter)();
+    const retried = retry.quoted.length > 0 ? yamlLib().parseDocument(retry.text, { lineCounter: retryCounter, prettyErrors: false, uniqueKeys: false }) : undefined;
     if (retried === undefined || retried.errors.length > 0) {
       const hint = syntax.code === 'BLOCK_AS_IMPLICIT_KEY' ? ' (quote a value that contains ": ")' : '';
       throw new DefinitionError({ code: 'yaml_syntax', file, line: lineAt(syntax.pos[0]), detail: `invalid YAML: ${syntax.message}${hint}` }, { cause: syntax });
@@ -169,7 +174,7 @@ function readFields(yaml: string, firstLine: number, file: string, onWarning: ((
   const fields = new Map<string, Field>();
   const contents = doc.contents;
   if (contents === null) return fields;
-  if (!isMap(contents)) {
+  if (!yamlLib().isMap(contents)) {
     throw new DefinitionError({
       code: 'not_a_mapping',
       file,
@@ -179,8 +184,8 @@ function readFields(yaml: string, firstLine: number, file: string, onWarning: ((
   }
   for (const pair of contents.items) {
     const keyNode = pair.key;
-    const line = lineAt(isNode(keyNode) ? (keyNode.range?.[0] ?? 0) : 0);
-    if (!isScalar(keyNode) || keyNode.value === null || typeof keyNode.value === 'object' || String(keyNode.value) === '') {
+    const line = lineAt(yamlLib().isNode(keyNode) ? (keyNode.range?.[0] ?? 0) : 0);
+    if (!yamlLib().isScalar(keyNode) || keyNode.value === null || typeof keyNode.value === 'object' || String(keyNode.value) === '') {
       throw new DefinitionError({ code: 'invalid_key', file, line, detail: 'every front matter key must be a plain name' });
     }
     const key = String(keyNode.value);
@@ -197,8 +202,8 @@ function readFields(yaml: string, firstLine: number, file: string, onWarning: ((
  * A value as JavaScript. Resolving it can fail after a clean parse (an alias to an anchor
  * that does not exist, or one that expands too far); that is the file's YAML at fault.
  */
-function valueOf(node: unknown, doc: ReturnType<typeof parseDocument>, where: { file: string; line: number; key: string }): unknown {
-  if (!isNode(node)) return null;
+function valueOf(node: unknown, doc: ReturnType<typeof Yaml.parseDocument>, where: { file: string; line: number; key: string }): unknown {
+  if (!yamlLib().isNode(node)) return null;
   try {
     return node.toJS(doc);
   } catch (error) {

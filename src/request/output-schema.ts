@@ -6,9 +6,10 @@
  * keywords), with `allErrors` so one repair request can name every problem at once. Unknown
  * keywords are allowed: schemas come from role files written for other tools.
  */
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import type { JsonValue } from '../dialogue/entry.js';
 import { canonicalJson } from './canonical.js';
+import { jsonSchemaAjv } from './json-schema-validator.js';
 import type { JsonObject } from './types.js';
 
 /** A schema that cannot be compiled, with where it came from. */
@@ -20,7 +21,6 @@ export class OutputSchemaError extends Error {
 /** The outcome of checking a final answer. */
 export type OutputCheck = { readonly valid: true; readonly value: JsonValue } | { readonly valid: false; readonly errors: string };
 
-const ajv = new Ajv2020({ allErrors: true, strict: false });
 const compiled = new WeakMap<object, ValidateFunction>();
 
 /**
@@ -46,7 +46,7 @@ function validatorOf(schema: JsonObject, source = 'output schema'): ValidateFunc
   if (hit) return hit;
   let validate: ValidateFunction;
   try {
-    validate = ajv.compile(schema);
+    validate = jsonSchemaAjv().compile(schema);
   } catch (error) {
     throw new OutputSchemaError(`${source}: the output schema is not valid JSON Schema (${error instanceof Error ? error.message : String(error)})`);
   }

@@ -3,8 +3,9 @@
  * Schema through `~standard.validate`, a plain JSON Schema through Ajv. Both report issues in
  * one library-neutral shape that the argument-error wording reads.
  */
-import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import type { StandardSchemaV1 } from '@standard-schema/spec';
+import { jsonSchemaAjv } from './json-schema-validator.js';
 
 /** One problem found in a call's arguments, in library-neutral terms. */
 export interface InputIssue {
@@ -52,17 +53,14 @@ function fromStandardIssue(issue: StandardSchemaV1.Issue, zod4: boolean): InputI
   return { path, message: issue.message, ...(unknownKeys ? { unknownKeys } : {}), ...(zod4 ? { zod4: issue } : {}) };
 }
 
-// Unknown keywords are allowed: hosts' schemas may carry annotations for other tools.
-const ajv = new Ajv2020({ allErrors: true, strict: false });
-
 /**
  * A validator over a plain JSON Schema (draft 2020-12; the common draft-07 keywords read the
  * same). Throws a `TypeError` naming `tool` when Ajv cannot compile the schema.
  */
 export function jsonSchemaValidator<T>(tool: string, schema: Record<string, unknown>): InputValidator<T> {
-  let validate: ReturnType<typeof ajv.compile>;
+  let validate: ValidateFunction;
   try {
-    validate = ajv.compile(schema);
+    validate = jsonSchemaAjv().compile(schema);
   } catch (error) {
     throw new TypeError(`Tool ${tool}: its arguments schema is not valid JSON Schema (${reasonOf(error)})`);
   }

@@ -139,6 +139,22 @@ describe('the packed package in a consumer project', () => {
   });
 
   it(
+    'loads neither Ajv nor yaml with the main entry (they load when a schema or a definition is first read)',
+    async () => {
+      const probe = [
+        "import { createRequire } from 'node:module';",
+        "await import('subagent-actors');",
+        'console.log(JSON.stringify(Object.keys(createRequire(import.meta.url).cache)));',
+      ].join('\n');
+      const { stdout } = await run(process.execPath, ['--input-type=module', '-e', probe], { cwd: project, maxBuffer: 1 << 24 });
+      const loaded = (JSON.parse(stdout) as string[]).map((file) => /node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/.exec(file)?.[1]);
+      expect(loaded).not.toContain('ajv');
+      expect(loaded).not.toContain('yaml');
+    },
+    TIMEOUT,
+  );
+
+  it(
     'type-checks and runs the README examples with the tested xstate and a zod 3 host',
     async () => {
       expect(await checkExamples()).toEqual([]);
