@@ -3,6 +3,7 @@
  * provider cache:
  * - `prefix.fork.shared_ratio`: bytes of a same-preset fork's first request shared with its
  *   parent's last request, over the bytes the fork inherited (head + copied messages). Goal: 1.
+ *   The fork's own `result.prefix` must report the same bytes, or the bench fails.
  * - `prefix.fork8.prefill_saved_ratio`: a parent with a ~50,000-token dialogue forks 8
  *   subagents at once; the share of their input tokens the cache serves instead of prefilling.
  */
@@ -40,6 +41,11 @@ export default async function (): Promise<BenchFigures> {
   const shared = Math.min(sharedRequestPrefix(parentLast, firstFork), inheritedBytes);
 
   const forkResults = rt.results.filter((r) => r.path.startsWith('/root/fork'));
+  // What the runtime itself reports must agree with the bytes measured here.
+  const reported = forkResults.find((r) => r.path === '/root/fork0')!.prefix;
+  if (reported.sharedBytes !== shared || reported.inheritedBytes !== inheritedBytes) {
+    throw new Error(`fork0 reports ${reported.sharedBytes}/${reported.inheritedBytes} shared/inherited bytes; measured ${shared}/${inheritedBytes}`);
+  }
   const input = forkResults.reduce((n, r) => n + r.usage.inputTokens, 0);
   const read = forkResults.reduce((n, r) => n + r.usage.cacheReadTokens, 0);
   rt.stop();

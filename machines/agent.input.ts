@@ -7,6 +7,7 @@
  */
 import type { ContextSnapshot } from '../src/context/types.js';
 import { deepFreeze } from '../src/dialogue/freeze.js';
+import { NOTHING_INHERITED } from '../src/request/prefix-reuse.js';
 import type { Effort, SystemConfiguration, ToolSchema } from '../src/request/types.js';
 import { TASK_NAME_PATTERN } from '../src/request/tool-schemas.js';
 import type { AgentInput, Delivery, Lifetime } from './agent.types.js';
@@ -139,7 +140,7 @@ export function createAgentInput(options: AgentInputOptions): AgentInput {
     lifetime,
     delivery,
     maxSteps: o.maxSteps,
-    prefix: { shared: true, reasons: [] },
+    prefix: NOTHING_INHERITED,
     hasTaskHooks: o.taskHooks ?? false,
     startedAt: o.startedAt ?? Date.now(),
   });

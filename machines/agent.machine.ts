@@ -18,6 +18,7 @@ import { assertAgentInput, freezeAgentInput } from './agent.input.js';
 import { SUBAGENT_ID_PREFIX } from './subagent-ids.js';
 import type { AgentStateMeta } from './agent.meta.js';
 import { outputInstruction, repairInstruction } from '../src/request/output-schema.js';
+import { prefixReuseOf, requestBytesOf } from '../src/request/prefix-reuse.js';
 import type {
   AgentContext,
   AgentEvent,
@@ -220,6 +221,13 @@ export const agentMachine = setup({
       event.type === 'compaction.apply'
         ? { dialogue: context.dialogue.append(event.entry), usage: event.usage ? addUsage(context.usage, event.usage) : context.usage }
         : {},
+    ),
+    /**
+     * Counts what a host compaction cost when the agent refuses it (a turn ran while it was
+     * written): the summary was paid for even though it is not applied.
+     */
+    countRefusedCompaction: assign(({ context, event }) =>
+      event.type === 'compaction.apply' && event.usage ? { usage: addUsage(context.usage, event.usage) } : {},
     ),
     /** Remembers a close request that arrived mid-turn; the agent settles when the turn ends. */
     requestClose: assign({ closeRequested: true }),
@@ -433,6 +441,10 @@ export const agentMachine = setup({
       meta: { listed: true, addressable: true, holdsSlot: true, settles: false },
       entry: 'publishInDirectory',
       initial: 'working',
+      on: {
+        // Idle applies a current compaction; any other (stale, or arriving mid-turn) is refused but paid for.
+        'compaction.apply': { actions: 'countRefusedCompaction' },
+      },
       states: {
         working: {
           description: 'A turn is in progress; inbox items join before the next model request.',
@@ -671,6 +683,18 @@ function turnReportOf(context: AgentContext, status: TurnStatus, stopReason: Sto
   };
 }
 
+/**
+ * UTF-8 bytes of the agent's first model request: its head, the log up to its first reply, and
+ * the model frame. Undefined when no request was answered.
+ */
+function firstRequestBytes(context: AgentContext): number | undefined {
+  const log = context.dialogue.log;
+  for (let p = context.dialogue.seedLength; p < log.length; p++) {
+    if (log.at(p)?.kind === 'assistant') return requestBytesOf(context.input, log, p);
+  }
+  return undefined;
+}
+
 /** The result an agent reports from its current context. */
 export function resultOf(context: AgentContext, now: number = Date.now()): AgentResult {
   const status = context.status ?? 'cancelled';
@@ -690,7 +714,6 @@ export function resultOf(context: AgentContext, now: number = Date.now()): Agent
     usage: context.usage,
     subtreeUsage: context.usage,
     turns: context.turnsCompleted,
-    prefixShared: context.input.prefix.shared,
-    prefixReasons: context.input.prefix.reasons,
+    prefix: prefixReuseOf(context.input.prefix, firstRequestBytes(context)),
   };
 }

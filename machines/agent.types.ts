@@ -15,6 +15,7 @@ import type { Effort, JsonObject, SystemConfiguration } from '../src/request/typ
 import type { OutputCheck } from '../src/request/output-schema.js';
 import type { ModelResponse, SummaryResult } from '../src/request/reply.js';
 import type { Usage } from '../src/request/usage.js';
+import type { InheritedPrefix, PrefixReuse } from '../src/request/prefix-reuse.js';
 import type { TaskFraming } from '../src/request/compose-task.js';
 
 import type { Delivery, Lifetime } from '../src/request/lifetime.js';
@@ -70,8 +71,11 @@ export interface AgentInput {
    * always sets one; see `DEFAULT_MAX_STEPS`).
    */
   readonly maxSteps: number | undefined;
-  /** Whether prefix is shared with the parent, and why not (request-layer reasons). */
-  readonly prefix: { readonly shared: boolean; readonly reasons: readonly string[] };
+  /**
+   * What it inherited (head and copied entries) and how much of that its parent's last request
+   * held, measured at spawn; the root inherits nothing.
+   */
+  readonly prefix: InheritedPrefix;
   /** Whether the runtime has task hooks to run (skips the hook actor when not). */
   readonly hasTaskHooks: boolean;
   /** Start time (ms since epoch from the runtime's clock). */
@@ -247,8 +251,11 @@ export interface AgentResult {
    */
   readonly subtreeUsage: Usage;
   readonly turns: number;
-  readonly prefixShared: boolean;
-  readonly prefixReasons: readonly string[];
+  /**
+   * What the first request shared with the parent's last request: bytes, estimated tokens,
+   * the share of its input, and why it shares less than it inherited.
+   */
+  readonly prefix: PrefixReuse;
 }
 
 /**

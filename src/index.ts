@@ -121,6 +121,7 @@ export type { HostTool, HostToolDefinition } from './request/host-tool.js';
 export type { JsonSchemaObject, ToolArgsOf, ToolInputSchema } from './request/tool-input.js';
 export type { Preset, PresetCatalog, PresetDefinition } from './request/preset.js';
 export type { RoleCatalogLimits } from './request/role-catalog.js';
+export type { PrefixReuse, PrefixShortfall } from './request/prefix-reuse.js';
 
 // Configuration from disk and for policy: agent definitions, capabilities, limits, project context.
 export type { AgentDefinition } from './policy/definition.js';

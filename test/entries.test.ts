@@ -55,7 +55,7 @@ const PINNED: Record<string, { readonly values: readonly string[]; readonly type
       'ConfirmationDecision', 'ConfirmationRequest', 'ContextMode', 'ContextSpec', 'DefinitionDirectory', 'DefinitionErrorCode', 'Delivery',
       'DialogueView', 'Effort', 'Entry', 'EntrySeq', 'FirstReportValue', 'FsyncPolicy', 'HostRoot', 'HostTool', 'HostToolDefinition', 'InboxItem', 'JournalRecord', 'JsonObject', 'JsonSchemaObject', 'JsonValue',
       'JsonlStoreOptions', 'Lifetime', 'Limits', 'LoadDefinitionsOptions',
-      'LoadedDefinitions', 'MessagingPair', 'MessagingPolicy', 'MessagingScope', 'TaskTextInput', 'ModelAdapter', 'ModelDelta', 'ModelTable', 'PermissionMatcher', 'PermissionMatcherKind', 'PermissionMode', 'RoleWarning', 'ToolNameMap', 'ModelPrice', 'ModelRequest', 'ModelResponse', 'NeedsApproval', 'Preset', 'PresetCatalog', 'PresetDefinition', 'PriceTable', 'PromptOptions', 'ProjectContext', 'ReasoningPart',
+      'LoadedDefinitions', 'MessagingPair', 'MessagingPolicy', 'MessagingScope', 'TaskTextInput', 'ModelAdapter', 'ModelDelta', 'ModelTable', 'PermissionMatcher', 'PermissionMatcherKind', 'PermissionMode', 'RoleWarning', 'ToolNameMap', 'ModelPrice', 'ModelRequest', 'ModelResponse', 'NeedsApproval', 'Preset', 'PresetCatalog', 'PresetDefinition', 'PrefixReuse', 'PrefixShortfall', 'PriceTable', 'PromptOptions', 'ProjectContext', 'ReasoningPart',
       'ProjectContextOptions', 'RequiredCapability', 'RetentionPolicy', 'RetryEvent', 'RetryPolicy', 'RoleCatalogLimits', 'ReplyUsage', 'ResultMetadata', 'ResultMetadataField', 'RoleDefinition', 'Runtime', 'RuntimeErrorCode', 'RuntimeEvents', 'RuntimeOptions',
       'ResumeOptions', 'RuntimeTool', 'SampleContext', 'SessionStore', 'SpawnHandle', 'SpawnPolicyDecision', 'SpawnPolicyInput', 'SpawnRequest', 'StopReason', 'StoreErrorCode', 'Summarizer',
       'SummaryInput', 'SummaryResult', 'SystemConfiguration', 'TaskHook', 'TaskHookDecision', 'TaskHookInput', 'ToolCall', 'ToolCallOutcome', 'ToolExecutionContext',
@@ -95,11 +95,11 @@ const PINNED: Record<string, { readonly values: readonly string[]; readonly type
   './request': {
     values: [
       'BUILTIN_TOOL_NAMES', 'BUILTIN_TOOL_SCHEMAS', 'CanonicalJsonError', 'DEFAULT_ROLE_CATALOG_LIMITS', 'PresetError', 'agentToolSchema', 'assembleRequest', 'buildSystemConfiguration',
-      'canonicalJson', 'checkOutput', 'checkOutputSchema', 'comparePrefix', 'OutputSchemaError', 'outputInstruction', 'repairInstruction', 'defineHostTool', 'forkTaskWrapper', 'hasTool', 'independentTaskText', 'parseToolArguments',
+      'canonicalJson', 'checkOutput', 'checkOutputSchema', 'comparePrefix', 'estimateTokens', 'measureInheritedPrefix', 'measurePrefixReuse', 'OutputSchemaError', 'outputInstruction', 'repairInstruction', 'defineHostTool', 'forkTaskWrapper', 'hasTool', 'independentTaskText', 'parseToolArguments',
       'requestHeadHash', 'requestPrefixBytes', 'resolvePreset', 'roleCatalogText', 'serializeHead', 'serializeMessage', 'serializeRequest', 'sharedPrefixBytes',
       'sharedRequestPrefix',
     ],
-    types: ['AgentArgs', 'BuiltinToolName', 'CatalogRole', 'OutputCheck', 'ParsedToolArguments', 'PrefixComparison', 'PrefixMismatch', 'ToolArgumentError', 'ToolArgumentIssue', 'ToolFilter'],
+    types: ['AgentArgs', 'BuiltinToolName', 'CatalogRole', 'InheritedPrefix', 'InheritedPrefixInput', 'OutputCheck', 'ParsedToolArguments', 'PrefixComparison', 'PrefixMismatch', 'PrefixReuse', 'PrefixReuseInput', 'PrefixShortfall', 'PrefixSide', 'ToolArgumentError', 'ToolArgumentIssue', 'ToolFilter'],
   },
   './dialogue': {
     values: ['Dialogue', 'DialogueError', 'assistantEntry', 'compactionEntry', 'toolResultEntry', 'userEntry'],

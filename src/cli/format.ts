@@ -2,7 +2,7 @@
  * Small text helpers for the command line: colors, durations, truncation, and the final
  * report of every subagent's result.
  */
-import type { AgentResult, Usage } from '../index.js';
+import type { AgentResult, PrefixReuse, Usage } from '../index.js';
 
 /** A place text goes: `process.stdout`, or a test's collecting sink. */
 export interface TextSink {
@@ -151,9 +151,6 @@ export function formatResult(result: AgentResult, options: ResultFormat): string
     result.status === 'completed' ? p.green(result.status) : result.status === 'cancelled' ? p.red(result.status) : p.yellow(result.status);
   const turns = `${result.turns} ${result.turns === 1 ? 'turn' : 'turns'}`;
   const u = result.usage;
-  const prefix = result.prefixShared
-    ? 'yes (byte-identical request head)'
-    : `no (${result.prefixReasons.length > 0 ? result.prefixReasons.join(', ') : 'no reason given'})`;
   const lines = [
     p.bold(result.path),
     `  ${result.role ? `role ${result.role}` : 'no role'} · context ${result.context} · ${status} · stop ${result.stopReason} · ${number(Math.round(result.elapsedMs))} ms · ${turns}`,
@@ -161,12 +158,23 @@ export function formatResult(result: AgentResult, options: ResultFormat): string
   ];
   // Only subagents that delegated themselves have a subtree worth a second line.
   if (result.subtreeUsage.requests !== u.requests) lines.push(`  with its subagents: ${usageLine(result.subtreeUsage)}`);
-  lines.push(`  prefix shared: ${prefix}`);
+  lines.push(`  prefix shared: ${prefixLine(result.prefix)}`);
   if (result.error !== undefined) lines.push(`  ${p.dim(`note: ${result.error}`)}`);
   const text = truncate(result.text, options.maxText ?? 280);
   if (text === '') lines.push(`  ${p.dim('│ (no final text)')}`);
   else for (const line of wrap(text, (options.width ?? 96) - 4)) lines.push(`  ${p.dim('│')} ${line}`);
   return lines;
+}
+
+/**
+ * What a subagent's first request shared with its parent's last one: bytes, estimated tokens,
+ * the share of its input, and why it shares less than it inherited.
+ */
+export function prefixLine(prefix: PrefixReuse): string {
+  const percent = `${Math.round(prefix.sharedRatio * 100)}% of its input`;
+  const shared = `${number(prefix.sharedBytes)} bytes (~${number(prefix.sharedTokens)} tokens), ${percent}`;
+  if (prefix.reasons.length > 0) return `${shared}; less than inherited: ${prefix.reasons.join(', ')}`;
+  return prefix.inheritedBytes > 0 ? `${shared}, all it inherited` : shared;
 }
 
 /** Tokens, requests (and retries, cost when known) of a usage value, on one line. */

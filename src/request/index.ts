@@ -24,4 +24,14 @@ export type { ToolFilter } from './types.js';
 export { forkTaskWrapper, independentTaskText } from './wrapper.js';
 export { agentToolSchema, DEFAULT_ROLE_CATALOG_LIMITS, roleCatalogText, type CatalogRole } from './role-catalog.js';
 export { checkOutput, checkOutputSchema, OutputSchemaError, outputInstruction, repairInstruction, type OutputCheck } from './output-schema.js';
-export { assembleRequest, comparePrefix, type PrefixComparison, type PrefixMismatch } from './prefix.js';
+export { assembleRequest, comparePrefix, type PrefixComparison, type PrefixMismatch, type PrefixSide } from './prefix.js';
+export {
+  estimateTokens,
+  measureInheritedPrefix,
+  measurePrefixReuse,
+  type InheritedPrefix,
+  type InheritedPrefixInput,
+  type PrefixReuse,
+  type PrefixReuseInput,
+  type PrefixShortfall,
+} from './prefix-reuse.js';

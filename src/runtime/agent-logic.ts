@@ -5,11 +5,12 @@
  */
 import { setImmediate as nextMacrotask } from 'node:timers/promises';
 import { fromPromise } from 'xstate';
-import { agentMachine } from '../../machines/agent.machine.js';
+import { agentMachine, sampleInputOf } from '../../machines/agent.machine.js';
 import { toolStepLogic } from '../../machines/tool-step.js';
 import type {
   HookInput,
   TaskHookDecision,
+  AgentContext,
   SampleInput,
   SampleOutput,
   SummaryInput,
@@ -17,7 +18,7 @@ import type {
 } from '../../machines/agent.types.js';
 import { assistantEntry, compactionEntry, type CompactionEntry } from '../dialogue/entry.js';
 import type { Dialogue } from '../dialogue/dialogue.js';
-import type { DialogueView } from '../dialogue/types.js';
+import type { DialogueView, EntrySeq } from '../dialogue/types.js';
 import { addUsage, requestUsage, ZERO_USAGE, type ModelResponse, type Usage } from '../model/adapter.js';
 import { throwIfAborted } from '../model/abort.js';
 import { EntryView } from '../dialogue/entry-seq.js';
@@ -48,14 +49,28 @@ export function summarizerFor(options: Pick<RuntimeOptions, 'summarizer' | 'mode
   return modelSummarizer(model, { model: modelId ?? 'default' });
 }
 
-function requestOf(input: SampleInput, dialogue: DialogueView): ModelRequest {
+function requestOf(input: SampleInput, messages: EntrySeq): ModelRequest {
   return Object.freeze({
     system: input.system,
-    messages: dialogue.effective(),
+    messages,
     model: input.model,
     effort: input.effort,
     ...(input.output ? { output: input.output } : {}),
   });
+}
+
+/**
+ * The request that produced an agent's latest reply, rebuilt from its dialogue (undefined
+ * before its first reply). For an agent whose requests this process did not see (a resumed
+ * one); it scans the entries after that reply, so the runtime prefers the request it kept.
+ */
+export function lastRequestOf(context: AgentContext): ModelRequest | undefined {
+  const effective = context.dialogue.effective();
+  for (let i = effective.length - 1; i >= 0; i--) {
+    if (effective.at(i)?.kind !== 'assistant') continue;
+    return requestOf(sampleInputOf(context), EntryView.from(effective).slice(0, i));
+  }
+  return undefined;
 }
 
 /** A written compaction and what writing it cost. */
@@ -70,7 +85,7 @@ async function maybeCompact(core: RuntimeCore, input: SampleInput, signal: Abort
   const policy = core.options.compaction;
   const forced = record?.compactRequested === true;
   if (!forced && !policy) return undefined;
-  if (!forced && serializeRequest(requestOf(input, input.dialogue)).length <= (policy?.maxRequestBytes ?? Infinity)) return undefined;
+  if (!forced && serializeRequest(requestOf(input, input.dialogue.effective())).length <= (policy?.maxRequestBytes ?? Infinity)) return undefined;
   if (record) record.compactRequested = false;
   return compactDialogue(core, input.path, input.dialogue, signal);
 }
@@ -113,6 +128,12 @@ function checkReply(dialogue: Dialogue, response: ModelResponse): void {
   }
 }
 
+/** Keeps an agent's latest request: what a subagent spawned next inherits is measured against it. */
+function notePrefix(core: RuntimeCore, path: string, request: ModelRequest): void {
+  const record = core.registry.get(path);
+  if (record) record.lastRequest = request;
+}
+
 /** Builds the agent machine with this runtime's implementations. */
 export function createAgentLogic(core: RuntimeCore) {
   return agentMachine.provide({
@@ -152,7 +173,8 @@ export function createAgentLogic(core: RuntimeCore) {
         throwIfAborted(signal);
         const compaction = await maybeCompact(core, input, signal);
         const dialogue = compaction ? input.dialogue.append(compaction.entry) : input.dialogue;
-        const request = requestOf(input, dialogue);
+        const request = requestOf(input, dialogue.effective());
+        notePrefix(core, input.path, request);
         // Deltas are asked for only while some iterator takes this agent's events; each
         // attempt gets its own sink, so a failed attempt's late deltas go nowhere.
         const wantsDeltas = core.stream.wants(input.path);

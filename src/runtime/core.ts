@@ -29,6 +29,7 @@ import type { PathAnchors } from '../policy/permission-pattern.js';
 import { toolCapabilities } from '../policy/capabilities.js';
 import { resolveModelName } from '../policy/model-alias.js';
 import { BUILTIN_TOOL_NAMES } from '../request/tool-names.js';
+import { NOTHING_INHERITED } from '../request/prefix-reuse.js';
 import { Confirmer, type ConfirmInput } from './confirm.js';
 import { checkResultMetadata, settlementNotice, turnNotice, type ResultMetadata } from './reports.js';
 import { UsageLedger, type UsageAccount } from './usage-ledger.js';
@@ -155,7 +156,7 @@ export class RuntimeCore {
       lifetime: 'continuable',
       delivery: 'caller',
       maxSteps: this.options.defaults?.maxSteps ?? DEFAULT_MAX_STEPS,
-      prefix: { shared: true, reasons: [] },
+      prefix: NOTHING_INHERITED,
       hasTaskHooks: false,
       startedAt: record.reservedAt,
     };

@@ -9,6 +9,7 @@ import type { AnyActorRef } from 'xstate';
 import type { AgentResult, Delivery, Lifetime } from '../../machines/agent.types.js';
 import type { FirstReportValue } from './types.js';
 import { checkLimits, type Limits } from '../policy/limits.js';
+import type { ModelRequest } from '../request/types.js';
 import type { PermissionMode } from '../policy/permission-mode.js';
 import type { PermissionLayer } from '../policy/tool-permissions.js';
 import { RuntimeError } from './errors.js';
@@ -57,6 +58,8 @@ export interface AgentRecord {
   readonly reservedAt: number;
   /** What the host granted this agent at its spawn (its host tools see it). */
   grants?: AgentGrants;
+  /** The agent's latest model request (what its subagents' inherited prefix is measured against). */
+  lastRequest?: ModelRequest | undefined;
 }
 
 /** Access the host granted an agent at its spawn, beyond its tools. */

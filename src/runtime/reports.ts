@@ -26,7 +26,8 @@ export type ResultMetadataField =
   | 'session_id'
   | 'tree_id'
   | 'usage'
-  | 'subtree_usage';
+  | 'subtree_usage'
+  | 'prefix';
 
 /**
  * What the parent model sees with each result by default: who answered, how it ended, and the
@@ -65,6 +66,12 @@ const FIELDS: { readonly [K in ResultMetadataField]: (result: AgentResult) => Fi
   tree_id: (r) => r.treeId,
   usage: (r) => usageJson(r.usage),
   subtree_usage: (r) => usageJson(r.subtreeUsage),
+  prefix: (r) => ({
+    shared_bytes: r.prefix.sharedBytes,
+    shared_tokens: r.prefix.sharedTokens,
+    shared_ratio: Math.round(r.prefix.sharedRatio * 1000) / 1000,
+    ...(r.prefix.reasons.length > 0 ? { reasons: [...r.prefix.reasons] } : {}),
+  }),
 };
 
 /** Checks a host's metadata choice once, at runtime creation (a typo would silently hide a field). */

@@ -15,11 +15,12 @@ import { resolveModelName } from '../policy/model-alias.js';
 import { PERMISSION_MODE_RULES } from '../policy/permission-mode.js';
 import type { PermissionLayer } from '../policy/tool-permissions.js';
 import type { SystemConfiguration } from '../request/types.js';
-import { comparePrefix } from '../request/prefix.js';
+import { measureInheritedPrefix } from '../request/prefix-reuse.js';
 import { checkOutputSchema } from '../request/output-schema.js';
 import type { RuntimeCore } from './core.js';
 import { RuntimeError } from './errors.js';
 import { DEFAULT_MAX_STEPS } from './turns.js';
+import { lastRequestOf } from './agent-logic.js';
 import { errorText } from '../dialogue/error-text.js';
 import { childPath, isValidTaskName } from './paths.js';
 import type { AgentResult, FirstReportValue, SpawnHandle, SpawnPolicyDecision, SpawnRequest } from './types.js';
@@ -161,7 +162,13 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
 
   // 5. snapshot the parent's dialogue now (selection never waits) and start the actor.
   const snapshot = selectSnapshot(core.snapshotSource(parentPath), spec, origin.triggeringCallId ? { triggeringCallId: origin.triggeringCallId } : {});
-  const prefix = comparePrefix({ system: parentContext.input.system, model: parentContext.input.model }, { system: head, model });
+  // What it inherits against the parent's last request, as it is now (its first request begins with exactly that).
+  const prefix = measureInheritedPrefix({
+    parent: { system: parentContext.input.system, model: parentContext.input.model },
+    parentLast: parent.lastRequest ?? lastRequestOf(parentContext),
+    child: { system: head, model },
+    inherited: snapshot.entries,
+  });
   const input: AgentInput = {
     path,
     parentPath,
@@ -180,7 +187,7 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
     delivery,
     maxSteps: role?.maxSteps ?? core.options.defaults?.maxSteps ?? DEFAULT_MAX_STEPS,
     ...(output ? { output } : {}),
-    prefix: prefix.shared ? { shared: true, reasons: [] } : { shared: false, reasons: prefix.reasons },
+    prefix,
     hasTaskHooks: (core.options.taskHooks?.length ?? 0) > 0,
     startedAt: record.reservedAt,
   };

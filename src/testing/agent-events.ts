@@ -146,6 +146,18 @@ export function candidateEvents(context: AgentContext, payloads: Required<AgentP
     entry: compactionEntry({ summary, anchorId: null, id: `c_test_${context.dialogue.length}` }),
     basedOn: context.dialogue.length,
   }));
+  // One written for a dialogue that has moved on since: refused, its cost still counted.
+  for (const [label, summary] of Object.entries(payloads.compactions)) {
+    out.push({
+      label: `${label} (stale)`,
+      event: {
+        type: 'compaction.apply',
+        entry: compactionEntry({ summary, anchorId: null, id: `c_stale_${context.dialogue.length}` }),
+        basedOn: context.dialogue.length + 1,
+        usage: { ...ZERO_USAGE, inputTokens: 100, outputTokens: 10, requests: 1 },
+      },
+    });
+  }
   return out;
 }
 

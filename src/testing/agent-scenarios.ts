@@ -10,6 +10,7 @@ import { Dialogue } from '../dialogue/dialogue.js';
 import { assistantEntry, userEntry } from '../dialogue/entry.js';
 import type { TaskFraming } from '../request/compose-task.js';
 import type { SystemConfiguration } from '../request/types.js';
+import { NOTHING_INHERITED } from '../request/prefix-reuse.js';
 
 /** One input an agent is started with, under a readable name. */
 export interface AgentScenario {
@@ -88,7 +89,7 @@ function common(base: Partial<AgentInput>) {
     model: 'test-model',
     effort: undefined,
     delivery: 'caller' as const,
-    prefix: { shared: true, reasons: [] },
+    prefix: NOTHING_INHERITED,
     startedAt: 0,
     ...base,
   };

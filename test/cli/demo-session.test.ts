@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { manualClock } from '../../src/testing/index.js';
 import { DEMO_PATHS, PERSON_PROMPTS, PROJECT_CONTEXT } from '../../src/cli/demo-script.js';
 import { runDemoSession, type DemoSessionOutcome } from '../../src/cli/session.js';
+import { sharedFrameBytes } from '../request/frames.js';
 
 /** A sink that keeps what the tree view writes. */
 function collector(isTTY = false) {
@@ -95,9 +96,18 @@ describe('demo session', () => {
     const { outcome } = await session();
     expect(outcome.warnings).toEqual([]);
     const audit = byPath(outcome, DEMO_PATHS.audit);
-    expect(audit.prefixShared).toBe(false); // the reviewer's tool allow list changes its head
-    expect(audit.prefixReasons.length).toBeGreaterThan(0);
-    expect(byPath(outcome, DEMO_PATHS.tests).prefixShared).toBe(true);
+    // The reviewer's tool allow list changes its head: it shares less than the head it inherited, and says why.
+    expect(audit.prefix.reasons.length).toBeGreaterThan(0);
+    expect(audit.prefix.sharedBytes).toBeLessThan(audit.prefix.inheritedBytes);
+    // Forks share exactly the whole frames their first request has in common with the request that spawned them.
+    const spawning = outcome.model!.calls.find((c) => c.agentPath === '/root' && c.turn === 2 && c.step === 0)!.request;
+    for (const path of [DEMO_PATHS.tests, DEMO_PATHS.notes]) {
+      const first = outcome.model!.calls.find((c) => c.agentPath === path)!.request;
+      expect(byPath(outcome, path).prefix.sharedBytes, path).toBe(sharedFrameBytes(spawning, first));
+    }
+    // The last two turns leave the first out; the full fork inherits the reply's text, which the spawning request did not hold.
+    expect(byPath(outcome, DEMO_PATHS.tests).prefix.reasons).toEqual(['turns_window']);
+    expect(byPath(outcome, DEMO_PATHS.notes).prefix.reasons).toEqual(['newer_entries']);
     const rows = new Map(outcome.rows.map((r) => [r.path, r]));
     expect(rows.get(DEMO_PATHS.bench)).toMatchObject({ delivery: 'parent', lifetime: 'one-shot' });
     expect(rows.get(DEMO_PATHS.notes)).toMatchObject({ delivery: 'caller', lifetime: 'continuable' });

@@ -17,8 +17,7 @@ const result = (overrides: Partial<AgentResult> = {}): AgentResult => ({
   usage: { inputTokens: 1500, outputTokens: 20, cacheReadTokens: 300, cacheWriteTokens: 1200, requests: 2, retries: 0 },
   subtreeUsage: { inputTokens: 1500, outputTokens: 20, cacheReadTokens: 300, cacheWriteTokens: 1200, requests: 2, retries: 0 },
   turns: 1,
-  prefixShared: false,
-  prefixReasons: ['tool_filter'],
+  prefix: { sharedBytes: 1200, sharedTokens: 300, sharedRatio: 0.2, inputBytes: 6000, inheritedBytes: 1400, reasons: ['tool_filter'] },
   ...overrides,
 });
 
@@ -29,18 +28,18 @@ describe('format', () => {
       '/root/audit',
       '  role reviewer · context none · completed · stop completed · 1,234 ms · 1 turn',
       '  usage: input 1,500 · output 20 · cache read 300 · cache write 1,200 · 2 requests',
-      '  prefix shared: no (tool_filter)',
+      '  prefix shared: 1,200 bytes (~300 tokens), 20% of its input; less than inherited: tool_filter',
       '  │ Found it.',
     ]);
   });
 
   it('says when the prefix is shared, when there is no role or text, and notes errors', () => {
-    const text = formatResult(result({ role: undefined, prefixShared: true, prefixReasons: [], text: '', status: 'cancelled', stopReason: 'cancelled', error: 'cancelled by /root', turns: 0 }), {
+    const text = formatResult(result({ role: undefined, prefix: { sharedBytes: 4096, sharedTokens: 1024, sharedRatio: 0.5, inputBytes: 8192, inheritedBytes: 4096, reasons: [] }, text: '', status: 'cancelled', stopReason: 'cancelled', error: 'cancelled by /root', turns: 0 }), {
       color: false,
     }).join('\n');
     expect(text).toContain('no role · context none · cancelled · stop cancelled');
     expect(text).toContain('0 turns');
-    expect(text).toContain('prefix shared: yes');
+    expect(text).toContain('prefix shared: 4,096 bytes (~1,024 tokens), 50% of its input, all it inherited');
     expect(text).toContain('note: cancelled by /root');
     expect(text).toContain('(no final text)');
   });

@@ -58,7 +58,8 @@ describe('context values', () => {
     expect(messages.slice(0, 5).every((e, i) => e === parentLog[i])).toBe(true);
     expect(messages).toHaveLength(6);
     expect(messages.some((e) => e.kind === 'assistant' && e.toolCalls.some((c) => c.id === 'spawn-1'))).toBe(false);
-    expect(rt.results[0]).toMatchObject({ context: 'all', contextMode: 'all', prefixShared: true });
+    expect(rt.results[0]).toMatchObject({ context: 'all', contextMode: 'all', prefix: { reasons: [] } });
+    expect(rt.results[0]!.prefix.sharedBytes).toBe(rt.results[0]!.prefix.inheritedBytes);
   });
 
   it('"fork" is an alias of all', async () => {

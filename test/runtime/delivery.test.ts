@@ -114,7 +114,7 @@ describe('delivery and lifetime', () => {
     const handle = await rt.spawn('/root', { task_name: 'm', message: 'measure', role: 'analyst' });
     const result = await handle.result;
     expect(Object.keys(result).sort()).toEqual(
-      ['context', 'contextMode', 'elapsedMs', 'error', 'path', 'prefixReasons', 'prefixShared', 'role', 'sessionId', 'status', 'stopReason', 'subtreeUsage', 'text', 'treeId', 'turns', 'usage'].sort(),
+      ['context', 'contextMode', 'elapsedMs', 'error', 'path', 'prefix', 'role', 'sessionId', 'status', 'stopReason', 'subtreeUsage', 'text', 'treeId', 'turns', 'usage'].sort(),
     );
     expect(result).toMatchObject({ text: 'final', role: 'analyst', path: '/root/m', treeId: 'sess-1', status: 'completed' });
     expect(result.sessionId).not.toBe('sess-1');

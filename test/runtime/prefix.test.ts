@@ -3,6 +3,22 @@ import { z } from 'zod';
 import { scriptedModel } from '../../src/model/scripted.js';
 import { serializeHead, sharedRequestPrefix, requestPrefixBytes } from '../../src/request/serialize.js';
 import { createRuntime, defineRuntimeTool } from '../../src/runtime/runtime.js';
+import type { AgentResult } from '../../src/runtime/types.js';
+import type { ModelRequest } from '../../src/request/types.js';
+import { leadingBytes, requestBytes, sharedFrameBytes } from '../request/frames.js';
+
+/** The prefix figures a result must report, computed from the two requests' bytes. */
+function expectPrefix(result: AgentResult, parentLast: ModelRequest | undefined, childFirst: ModelRequest, inherited: number, reasons: string[]) {
+  const shared = parentLast && parentLast.model === childFirst.model ? sharedFrameBytes(parentLast, childFirst) : 0;
+  expect(result.prefix).toEqual({
+    sharedBytes: shared,
+    sharedTokens: Math.floor(shared / 4),
+    sharedRatio: shared / requestBytes(childFirst),
+    inputBytes: requestBytes(childFirst),
+    inheritedBytes: leadingBytes(childFirst, inherited),
+    reasons,
+  });
+}
 
 function session(extra: Parameters<typeof createRuntime>[0] extends infer O ? Partial<O> : never = {}) {
   let ran = 0;
@@ -49,7 +65,11 @@ describe('fork prefixes', () => {
     expect(last?.kind === 'user' && last.text).toContain('/root');
     expect(last?.kind === 'user' && last.text).toContain('send_message');
     const result = rt.results.find((r) => r.path === '/root/fork')!;
-    expect(result).toMatchObject({ prefixShared: true, prefixReasons: [] });
+    // It inherited the parent's whole last request (the reply holding only the Agent call is
+    // trimmed away), and shares all of it.
+    expectPrefix(result, parentLast, forkFirst, forkFirst.messages.length - 1, []);
+    expect(result.prefix.sharedBytes).toBe(requestPrefixBytes(parentLast));
+    expect(result.prefix.sharedBytes).toBe(result.prefix.inheritedBytes);
     // The simulated provider cache served the inherited prefix.
     expect(result.usage.cacheReadTokens).toBeGreaterThan(0);
     expect(result.usage.cacheReadTokens / result.usage.inputTokens).toBeGreaterThan(0.5);
@@ -58,9 +78,11 @@ describe('fork prefixes', () => {
   it('a role tool filter changes the head, says why, removes reply guidance with send_message, and is enforced at execution', async () => {
     const { rt, model, ran } = session({ roles: [{ name: 'readonly', instructions: 'Only read.', disallowedTools: ['send_message'], tools: ['shell', 'list_agents', 'send_message'] }] });
     const result = await (await rt.spawn('/root', { task_name: 'filtered', message: 'inspect', role: 'readonly' })).result;
-    expect(result.prefixShared).toBe(false);
-    expect(result.prefixReasons).toContain('tool_filter');
     const request = model.calls.find((c) => c.agentPath === '/root/filtered')!.request;
+    // The root had sent nothing when the host spawned it; the filter alone would not let it share all of its head.
+    expect(result.prefix.reasons).toContain('tool_filter');
+    expect(result.prefix.reasons).toContain('no_parent_request');
+    expect(result.prefix.sharedBytes).toBe(0);
     expect(request.system.tools.map((t) => t.name)).toEqual(['list_agents', 'shell']);
     const task = request.messages.at(0);
     expect(task?.kind === 'user' && task.text).not.toContain('send_message');
@@ -84,20 +106,84 @@ describe('fork prefixes', () => {
     const { rt, model } = session({
       spawnPolicy: (input) => (input.taskName === 'filtered' ? { tools: { deny: ['shell', 'Agent'] } } : undefined),
     });
+    rt.prompt('first question');
+    await rt.whenQuiet();
     const result = await (await rt.spawn('/root', { task_name: 'filtered', message: 'inspect' })).result;
-    const names = model.calls.find((c) => c.agentPath === '/root/filtered')!.request.system.tools.map((t) => t.name);
+    const first = model.calls.find((c) => c.agentPath === '/root/filtered')!.request;
+    const names = first.system.tools.map((t) => t.name);
     expect(names).toEqual(['send_message', 'list_agents', 'cancel_agent', 'close_agent']);
-    // The Agent tool's guidance left the default system prompt together with the tool.
-    expect(result).toMatchObject({ prefixShared: false, prefixReasons: ['different_system_prompt', 'tool_filter'] });
+    // The Agent tool's guidance left the default system prompt together with the tool, so not even the system frame is shared.
+    expectPrefix(result, model.calls[0]!.request, first, 0, ['different_system_prompt', 'tool_filter']);
+    expect(result.prefix.sharedBytes).toBe(0);
     const prompt = model.calls.find((c) => c.agentPath === '/root/filtered')!.request.system.systemPrompt;
     expect(prompt).not.toMatch(/delegate/);
     expect(prompt).toMatch(/send_message/);
   });
 
-  it('a different model is reported as the reason the prefix is not shared', async () => {
-    const { rt } = session();
+  it('a different model shares nothing, since a provider caches per model, and says so', async () => {
+    const { rt, model } = session();
+    rt.prompt('first question');
+    await rt.whenQuiet();
     const result = await (await rt.spawn('/root', { task_name: 'fork', message: 'x', model: 'bigger-model' })).result;
-    expect(result).toMatchObject({ prefixShared: false, prefixReasons: ['different_model'] });
+    const first = model.calls.find((c) => c.agentPath === '/root/fork')!.request;
+    // Its head bytes equal the parent's, but the cache that holds them is another model's.
+    expect(sharedFrameBytes(model.calls[0]!.request, first)).toBeGreaterThan(0);
+    expectPrefix(result, model.calls[0]!.request, first, 0, ['different_model']);
+  });
+
+  it('an independent subagent shares the head, all it inherited', async () => {
+    const { rt, model } = session();
+    rt.prompt('first question');
+    await rt.whenQuiet();
+    const result = await (await rt.spawn('/root', { task_name: 'fork', message: 'look elsewhere' })).result;
+    const first = model.calls.find((c) => c.agentPath === '/root/fork')!.request;
+    expectPrefix(result, model.calls[0]!.request, first, 0, []);
+    expect(result.prefix.sharedBytes).toBe(Buffer.byteLength(serializeHead(first.system), 'utf8'));
+    expect(result.prefix.sharedRatio).toBeLessThan(1);
+  });
+
+  it('a fork of the last turns shares only the head, and names the turn window', async () => {
+    const { rt, model } = session();
+    rt.prompt('first question');
+    await rt.whenQuiet();
+    rt.prompt('second question');
+    await rt.whenQuiet();
+    const parentLast = model.calls.at(-1)!.request;
+    // The second turn already forked a '/root/fork' (closed since); this is a new one.
+    const result = await (await rt.spawn('/root', { task_name: 'fork', message: 'x', context: 1 })).result;
+    const first = model.calls.filter((c) => c.agentPath === '/root/fork').at(-1)!.request;
+    expectPrefix(result, parentLast, first, first.messages.length - 1, ['turns_window']);
+    expect(result.prefix.sharedBytes).toBe(Buffer.byteLength(serializeHead(first.system), 'utf8'));
+  });
+
+  it('a fork that inherits the reply that started it (text beside the call) says the parent had not sent it', async () => {
+    const model = scriptedModel({
+      '/root': {
+        0: [
+          { text: 'Splitting the work.', toolCalls: [{ name: 'Agent', id: 'call-fork', arguments: { task_name: 'fork', message: 'continue', context: 'all' } }] },
+          { text: 'done' },
+        ],
+      },
+      '/root/fork': { 0: [{ text: 'fork done' }] },
+    });
+    const rt = createRuntime({ model });
+    rt.prompt('question');
+    await rt.whenQuiet();
+    const parentLast = model.calls[0]!.request;
+    const first = model.calls.find((c) => c.agentPath === '/root/fork')!.request;
+    const result = rt.results.find((r) => r.path === '/root/fork')!;
+    // Inherited: the question and the reply's text; the parent's last request held only the question.
+    expectPrefix(result, parentLast, first, 2, ['newer_entries']);
+    expect(result.prefix.sharedBytes).toBe(leadingBytes(first, 1));
+  });
+
+  it('a subagent stopped before its first request reports nothing shared and why', async () => {
+    const { rt } = session({ taskHooks: [() => ({ allow: false, reason: 'not today' })] });
+    rt.prompt('first question');
+    await rt.whenQuiet();
+    const result = await (await rt.spawn('/root', { task_name: 'fork', message: 'x' })).result;
+    expect(result.status).toBe('cancelled');
+    expect(result.prefix).toMatchObject({ sharedBytes: 0, sharedTokens: 0, sharedRatio: 0, inputBytes: 0, reasons: ['no_request'] });
   });
 
   it('presets: the root runs under its preset, subagents inherit it, and a preset can make forks continuable', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { scriptedModel } from '../../src/model/scripted.js';
 import { createRuntime } from '../../src/runtime/runtime.js';
 import type { Summarizer } from '../../src/model/summarizer.js';
-import { ZERO_USAGE } from '../../src/model/adapter.js';
+import { ZERO_USAGE, type ReplyUsage } from '../../src/model/adapter.js';
 import { deferred } from './helpers.js';
 
 describe('robustness', () => {
@@ -75,5 +75,22 @@ describe('robustness', () => {
     const dialogue = rt.dialogue('/root')!;
     expect(dialogue.latestCompaction()).toBeUndefined();
     expect(dialogue.effective().toArray().map((e) => (e.kind === 'user' || e.kind === 'assistant' ? e.text : e.kind))).toEqual(['q1', 'a1', 'q2', 'a2']);
+  });
+
+  it('a refused host compaction is still counted: the summary was paid for', async () => {
+    const gate = deferred<{ text: string; usage: ReplyUsage }>();
+    const summarizer: Summarizer = { summarize: () => gate.promise };
+    const model = scriptedModel({ '/root': { 0: [{ text: 'a1' }], 1: [{ text: 'a2' }] } });
+    const rt = createRuntime({ model, summarizer });
+    rt.prompt('q1');
+    await rt.whenQuiet();
+    const compaction = rt.compact('/root');
+    rt.prompt('q2');
+    await rt.whenQuiet();
+    const before = rt.usage();
+    gate.resolve({ text: 'summary of q1 only', usage: { inputTokens: 700, outputTokens: 40, cacheReadTokens: 0, cacheWriteTokens: 0 } });
+    await compaction;
+    expect(rt.dialogue('/root')!.latestCompaction()).toBeUndefined();
+    expect(rt.usage()).toMatchObject({ inputTokens: before.inputTokens + 700, outputTokens: before.outputTokens + 40, requests: before.requests + 1 });
   });
 });
