@@ -5,12 +5,11 @@
  */
 import { setImmediate as nextMacrotask } from 'node:timers/promises';
 import { fromPromise } from 'xstate';
-import { agentMachine, sampleInputOf } from '../../machines/agent.machine.js';
+import { agentMachine } from '../../machines/agent.machine.js';
 import { toolStepLogic } from '../../machines/tool-step.js';
 import type {
   HookInput,
   TaskHookDecision,
-  AgentContext,
   SampleInput,
   SampleOutput,
   SummaryInput,
@@ -18,7 +17,7 @@ import type {
 } from '../../machines/agent.types.js';
 import { assistantEntry, compactionEntry, type CompactionEntry } from '../dialogue/entry.js';
 import type { Dialogue } from '../dialogue/dialogue.js';
-import type { DialogueView, EntrySeq } from '../dialogue/types.js';
+import type { DialogueView } from '../dialogue/types.js';
 import { addUsage, requestUsage, ZERO_USAGE, type ModelResponse, type Usage } from '../model/adapter.js';
 import { throwIfAborted } from '../model/abort.js';
 import { EntryView } from '../dialogue/entry-seq.js';
@@ -27,6 +26,7 @@ import { serializeRequest } from '../request/serialize.js';
 import { checkOutput } from '../request/output-schema.js';
 import type { ModelRequest } from '../request/types.js';
 import type { RuntimeCore } from './core.js';
+import { requestOf } from './requests.js';
 import type { RuntimeOptions } from './types.js';
 import { executeToolWithEvents } from './tool-events.js';
 import { deltaSink, type DeltaSink } from './delta-sink.js';
@@ -47,30 +47,6 @@ export function summarizerFor(options: Pick<RuntimeOptions, 'summarizer' | 'mode
   const own = model as Partial<Summarizer>;
   if (typeof own.summarize === 'function') return own as Summarizer;
   return modelSummarizer(model, { model: modelId ?? 'default' });
-}
-
-function requestOf(input: SampleInput, messages: EntrySeq): ModelRequest {
-  return Object.freeze({
-    system: input.system,
-    messages,
-    model: input.model,
-    effort: input.effort,
-    ...(input.output ? { output: input.output } : {}),
-  });
-}
-
-/**
- * The request that produced an agent's latest reply, rebuilt from its dialogue (undefined
- * before its first reply). For an agent whose requests this process did not see (a resumed
- * one); it scans the entries after that reply, so the runtime prefers the request it kept.
- */
-export function lastRequestOf(context: AgentContext): ModelRequest | undefined {
-  const effective = context.dialogue.effective();
-  for (let i = effective.length - 1; i >= 0; i--) {
-    if (effective.at(i)?.kind !== 'assistant') continue;
-    return requestOf(sampleInputOf(context), EntryView.from(effective).slice(0, i));
-  }
-  return undefined;
 }
 
 /** A written compaction and what writing it cost. */

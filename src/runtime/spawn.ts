@@ -20,7 +20,7 @@ import { checkOutputSchema } from '../request/output-schema.js';
 import type { RuntimeCore } from './core.js';
 import { RuntimeError } from './errors.js';
 import { DEFAULT_MAX_STEPS } from './turns.js';
-import { lastRequestOf } from './agent-logic.js';
+import { lastRequestOf } from './requests.js';
 import { errorText } from '../dialogue/error-text.js';
 import { childPath, isValidTaskName } from './paths.js';
 import type { AgentResult, FirstReportValue, SpawnHandle, SpawnPolicyDecision, SpawnRequest } from './types.js';
