@@ -202,6 +202,25 @@ describe('runtime.events()', () => {
     expect(rest).toEqual(all.slice(-3));
   });
 
+  it('an iterator read in bursts long after the events keeps them all, in order', async () => {
+    const calls = Array.from({ length: 300 }, (_, i) => ({ name: 'Agent', arguments: { task_name: `w${i}`, message: 'work' } }));
+    const model = scriptedModel({ '/root': { 0: [{ toolCalls: calls }, { text: 'done' }] }, '**': { 0: [{ text: 'ok' }] } });
+    const rt = createRuntime({ model, limits: { maxChildren: 300, maxTotal: 300 } });
+    const reference = collect(rt.events());
+    const late = rt.events();
+    await rt.prompt('go');
+    const firstHalf: RuntimeStreamEvent[] = [];
+    for (let i = 0; i < 1500; i++) {
+      const next = await late.next();
+      if (next.done) break;
+      firstHalf.push(next.value);
+    }
+    rt.stop();
+    const all = await reference;
+    expect(all.length).toBeGreaterThan(2000);
+    expect([...firstHalf, ...(await collect(late))]).toEqual(all);
+  });
+
   it('a tool call stopped with its step finishes as cancelled, once', async () => {
     const never = defineRuntimeTool({ name: 'hang', description: 'Never returns.', schema: z.object({}), execute: () => new Promise<string>(() => {}) });
     const started = deferred<void>();
