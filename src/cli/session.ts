@@ -150,7 +150,7 @@ export async function runDemoSession(options: DemoSessionOptions): Promise<DemoS
     // Every subagent reports exactly once; wait for the last report, then for quiet (as the
     // stream shows it, so the view is up to date). A live model may leave continuable
     // subagents open: after quiet, stop() cancels (and reports) them.
-    if (!live && !stopped) await watch.until(() => watch.allSettled && runtime.slotsInUse === 0, options.signal);
+    if (!live && !stopped) await watch.until(() => watch.ended || (watch.allSettled && runtime.slotsInUse === 0), options.signal);
     await runtime.whenQuiet();
     await watch.until(() => watch.quiet, options.signal);
     const results = runtime.results.filter((r) => r.path !== runtime.rootPath);

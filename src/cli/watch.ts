@@ -22,6 +22,7 @@ export class SessionWatch {
   private readonly settled = new Set<string>();
   private readonly busy = new Set<string>();
   private waiters: Waiter[] = [];
+  private over = false;
   private reading: AbortController | undefined;
 
   /** Reads `runtime`'s event stream until {@link detach}; or feed events with {@link handle}. */
@@ -60,6 +61,10 @@ export class SessionWatch {
       case 'subagent-settled':
         this.settled.add(event.path);
         break;
+      case 'session-ended':
+      case 'halted':
+        this.over = true;
+        break;
       case 'state-changed': {
         const seen = this.states.get(event.path) ?? [];
         seen.push(event.state);
@@ -94,14 +99,19 @@ export class SessionWatch {
     return [...this.spawned];
   }
 
-  /** Whether every subagent seen so far has settled (reported its one result). */
-  get allSettled(): boolean {
-    return this.spawned.every((path) => this.settled.has(path));
+  /** Whether the session stopped or halted: nothing more will happen, so no wait should go on. */
+  get ended(): boolean {
+    return this.over;
   }
 
-  /** Whether no agent seen is working (each is idle or finished). */
+  /** Whether every subagent seen so far has settled (reported its one result), or the session ended. */
+  get allSettled(): boolean {
+    return this.over || this.spawned.every((path) => this.settled.has(path));
+  }
+
+  /** Whether no agent seen is working (each is idle or finished), or the session ended. */
   get quiet(): boolean {
-    return this.busy.size === 0;
+    return this.over || this.busy.size === 0;
   }
 
   /** Resolves once `ready()` holds (checked now and after every event); rejects on abort. */
