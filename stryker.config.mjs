@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
  */
 function methods(file, first, next) {
   const lines = readFileSync(new URL(file, import.meta.url), 'utf8').split('\n');
-  const at = (name) => lines.findIndex((line) => new RegExp(`^  (async )?${name}\\(`).test(line));
+  const at = (name) => lines.findIndex((line) => new RegExp(`^  (async )?${name}[<(]`).test(line));
   const from = at(first);
   const to = at(next);
   if (from < 0 || to <= from) throw new Error(`stryker.config.mjs: cannot find ${first}..${next} in ${file}`);
