@@ -44,5 +44,7 @@ export default {
   jsonReporter: { fileName: 'reports/mutation/mutation.json' },
   tempDirName: '.stryker-tmp',
   cleanTempDir: 'always',
+  // Reruns test only the mutants whose code or tests changed (reports/stryker-incremental.json).
+  incremental: true,
   thresholds: { high: 90, low: 85, break: null },
 };
