@@ -157,12 +157,27 @@ const ZERO_REUSE: PrefixReuse = Object.freeze({ sharedBytes: 0, sharedTokens: 0,
 /** What an agent that inherited nothing (the root) is measured against. */
 export const NOTHING_INHERITED: InheritedPrefix = Object.freeze({ sharedBytes: 0, inheritedBytes: 0, reasons: Object.freeze([]) });
 
+/** Model frame sizes without an output schema, per model and effort: every result asks, and most share a few. */
+const modelFrameMemo = new Map<string, number>();
+
+function modelFrameBytes(request: Pick<ModelRequest, 'model' | 'effort' | 'output'>): number {
+  if (request.output !== undefined) return frameBytes(serializeModelFrame(request.model, request.effort, request.output));
+  const key = `${request.effort ?? ''}\u0000${request.model}`;
+  let bytes = modelFrameMemo.get(key);
+  if (bytes === undefined) {
+    bytes = frameBytes(serializeModelFrame(request.model, request.effort));
+    // Bounded: a host with ever new model names must not grow it forever.
+    if (modelFrameMemo.size < 256) modelFrameMemo.set(key, bytes);
+  }
+  return bytes;
+}
+
 /**
  * UTF-8 bytes of the request made of `request`'s head, the first `count` of `messages` and its
  * model frame, without building it.
  */
 export function requestBytesOf(request: Pick<ModelRequest, 'system' | 'model' | 'effort' | 'output'>, messages: Iterable<Entry>, count = Infinity): number {
-  let bytes = headBytes(request.system) + frameBytes(serializeModelFrame(request.model, request.effort, request.output));
+  let bytes = headBytes(request.system) + modelFrameBytes(request);
   let n = 0;
   for (const entry of messages) {
     if (n++ >= count) break;
