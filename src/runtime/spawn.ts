@@ -4,7 +4,7 @@
  * the snapshot and start the actor with it as immutable input. Every failing step throws a
  * RuntimeError (or a typed layer error) and leaves nothing held.
  */
-import { createActor } from 'xstate';
+import { createActor, type AnyActorRef } from 'xstate';
 import type { AgentInput, Delivery, Lifetime, TaskFraming } from '../../machines/agent.types.js';
 import { contextLabel, contextModeOf } from '../context/parse.js';
 import { resolveContextSpec } from '../context/resolve.js';
@@ -133,6 +133,9 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
   });
   // Only a real question to the host costs an asynchronous step.
   if (confirmation) await confirmation;
+  // A predecessor of the same path that is settling right now (a host's result listener
+  // spawning the name again) still holds its systemId until its final step returns.
+  if (parent.actor.system.get(path) !== undefined) await predecessorGone(parent.actor, path);
   if (origin.signal?.aborted) throw new RuntimeError('aborted', `the spawn of ${path} was cancelled before it started`);
 
   // 4. reserve path and slot in one synchronous step.
@@ -210,6 +213,15 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
     throw new RuntimeError('start_failed', `${path} could not be started: ${errorText(error)}`);
   }
   return { path, delivery, lifetime, firstReport, result };
+}
+
+/**
+ * Waits (a few microtasks at most) while an actor of the same path is still registered in
+ * the actor system: one that settled in the step now running is unregistered when that step
+ * returns. Nothing is waited for in the ordinary case.
+ */
+async function predecessorGone(parent: AnyActorRef, path: string): Promise<void> {
+  for (let i = 0; i < 3 && parent.system.get(path) !== undefined; i++) await Promise.resolve();
 }
 
 function framingFor(core: RuntimeCore, mode: ContextMode, parentPath: string, role: RoleDefinition | undefined, request: SpawnRequest): TaskFraming {

@@ -70,6 +70,16 @@ describe('defect 6: memory per distinct subagent path', () => {
     expect(core.footprint()).toMatchObject({ records: 1, childActorIds: 1 });
   });
 
+  it('a name spawned again from a result listener starts, although its predecessor still holds the path as systemId', async () => {
+    const { core } = observedCore(0);
+    const again: Array<Promise<unknown>> = [];
+    core.on('result', (r) => {
+      if (r.path === '/root/x' && again.length === 0) again.push(spawnSubagent(core, '/root', { task_name: 'x', message: 'again' }).then((h) => h.result));
+    });
+    await (await spawnSubagent(core, '/root', { task_name: 'x', message: 'first' })).result;
+    await expect(again[0]).resolves.toMatchObject({ path: '/root/x', status: 'completed' });
+  });
+
   it('inspectors still name agents by path (the actor id is short, the path is the systemId)', async () => {
     const records: TraceRecord[] = [];
     const recorder = createRecorder((line) => records.push(JSON.parse(line) as TraceRecord));
