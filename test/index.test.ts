@@ -10,6 +10,8 @@ describe('public API', () => {
       '/root': {
         0: [
           { toolCalls: [{ name: 'Agent', arguments: { task_name: 'research', message: 'Find where the parser fails', context: 'all' } }] },
+          // A fork is continuable: it answered the call and waits for follow-ups until closed.
+          { toolCalls: [{ name: 'close_agent', arguments: { agent_id: '/root/research' } }] },
           { text: 'The parser fails on nested blocks.' },
         ],
       },

@@ -66,8 +66,10 @@ export const DEMO_PATHS = {
 
 /** The host's per-spawn decisions: the model never picks delivery or lifetime. */
 export function demoSpawnPolicy(input: SpawnPolicyInput): SpawnPolicyDecision | undefined {
-  // The writer stays open for revisions; the long benchmark job reports to the inbox later.
-  if (input.parentPath === '/root' && input.taskName === 'release-notes') return { lifetime: 'continuable' };
+  // Forks are continuable by default, so the release-notes writer (a fork) stays open for
+  // revisions. The test triage is a fork whose one answer is all the root needs: one-shot.
+  // The long benchmark job reports to the inbox later.
+  if (input.parentPath === '/root' && input.taskName === 'failing-tests') return { lifetime: 'one-shot' };
   if (input.parentPath === '/root' && input.taskName === 'benchmarks') return { delivery: 'parent' };
   return undefined;
 }

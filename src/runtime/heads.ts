@@ -17,6 +17,7 @@ import { BUILTIN_TOOL_NAMES } from '../request/tool-names.js';
 import type { SystemConfiguration } from '../request/types.js';
 import type { PermissionLayer } from '../policy/tool-permissions.js';
 import type { RuntimeTool } from './types.js';
+import type { Lifetime } from '../../machines/agent.types.js';
 
 /**
  * The root's system prompt when the host gives neither presets nor a prompt. The sentences
@@ -30,6 +31,14 @@ export const DEFAULT_TOOL_GUIDANCE: Readonly<Record<string, string>> = Object.fr
   Agent: 'You can delegate work to subagents with the Agent tool.',
   send_message: 'You can talk to other agents with send_message.',
 });
+
+/**
+ * The lifetime the shipped default preset gives forks (`all` and N-turn subagents): they
+ * take follow-ups through `send_message`, each one reusing the prefix the fork already paid
+ * for. A host gets one-shot forks with `defaults: { lifetime: 'one-shot' }`, a role's or the
+ * spawn policy's `lifetime`, or its own presets.
+ */
+export const DEFAULT_FORK_LIFETIME: Lifetime = 'continuable';
 
 /** The preset used when the host defines none. */
 export const DEFAULT_PRESET = 'default';
@@ -51,6 +60,8 @@ export class Heads {
     readonly preset?: string;
     /** The role catalog for the `Agent` tool's description, fixed for the runtime's life. */
     readonly roleCatalog?: string;
+    /** The runtime's default lifetime: the shipped preset binds forks to it when the host set one. */
+    readonly defaults?: { readonly lifetime?: Lifetime };
   }) {
     const agent = agentToolSchema(options.roleCatalog ?? '');
     const matched = new Set((options.tools ?? []).filter((t) => t.permission !== undefined).map((t) => t.name));
@@ -65,6 +76,9 @@ export class Heads {
       // A host's own prompt is left as written; the default one gets guidance per tool.
       ...(options.systemPrompt === undefined ? { toolGuidance: DEFAULT_TOOL_GUIDANCE } : {}),
       tools: [...BUILTIN_TOOL_NAMES, ...(options.tools ?? []).map((t) => t.name)],
+      // Forks are continuable (they keep the parent's cached prefix for follow-ups), unless
+      // the host chose a runtime-wide lifetime; one-shot forks are that choice.
+      defaults: { forkLifetime: options.defaults?.lifetime ?? DEFAULT_FORK_LIFETIME },
     };
     this.presets = options.presets ?? { [DEFAULT_PRESET]: defaultPreset };
     this.rootPreset = resolvePreset(options.preset ?? (options.presets ? firstName(options.presets) : DEFAULT_PRESET), this.presets);

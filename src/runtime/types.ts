@@ -188,6 +188,11 @@ export interface RuntimeOptions {
   readonly defaults?: {
     readonly context?: ContextSpec;
     readonly delivery?: Delivery;
+    /**
+     * Subagents' lifetime when neither the spawn, the spawn policy, the role nor the parent's
+     * preset sets one (default one-shot). The shipped default preset binds forks (`all`, N) to
+     * `continuable`, unless this is set: `'one-shot'` here gives one-shot forks too.
+     */
     readonly lifetime?: Lifetime;
     /**
      * Model requests per turn (default `DEFAULT_MAX_STEPS`, 20). Reaching it ends the turn with

@@ -8,6 +8,7 @@ import { createCapabilityCatalog } from '../../src/policy/capabilities.js';
 import { scriptedModel } from '../../src/model/scripted.js';
 import { createRuntime, defineRuntimeTool } from '../../src/runtime/runtime.js';
 import { RuntimeError } from '../../src/runtime/errors.js';
+import type { RuntimeOptions } from '../../src/runtime/types.js';
 import { PresetError } from '../../src/request/preset.js';
 import { expectNothingHeld, hostileModel, toolResultsOf, userTextsOf } from './helpers.js';
 
@@ -182,7 +183,8 @@ describe('defect 8: attachments reach the subagent whatever its context', () => 
   it.each([['all'], [1], ['summary'], ['none']] as const)('context %s', async (context) => {
     const model = hostileModel(() => reply('read it'));
     const rt = createRuntime({ model, summarizer: { summarize: () => Promise.resolve({ text: 'background', usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 } }) } });
-    await (await rt.spawn('/root', { task_name: 'w', message: 'review it', context, attachments: [{ name: 'notes.md', content: 'ATTACHED-CONTENT-42' }] })).result;
+    // One-shot, so that forks (continuable by default) settle after their answer.
+    await (await rt.spawn('/root', { task_name: 'w', message: 'review it', context, attachments: [{ name: 'notes.md', content: 'ATTACHED-CONTENT-42' }] }, { lifetime: 'one-shot' })).result;
     const first = model.calls.find((c) => c.context.agentPath === '/root/w')!;
     const task = userTextsOf(first.request).at(-1)!;
     expect(task).toContain('ATTACHED-CONTENT-42');
@@ -226,5 +228,47 @@ describe('defect 10: presets and send_message', () => {
     }
     expect(caught).toBeInstanceOf(PresetError);
     expect(caught).toMatchObject({ code: 'missing_send_message', message: expect.stringMatching(/send_message/) });
+  });
+});
+
+describe('defect 10: forks are continuable by default', () => {
+  /** The root forks `f` (context `context`) through its model, with `delivery`; returns the fork's state and lifetime after its answer. */
+  async function forkOf(context: 'all' | 2 | 'none' | 'summary', delivery: 'caller' | 'parent', options: Partial<RuntimeOptions> = {}) {
+    const model = scriptedModel({
+      '/root': { 0: [{ toolCalls: [{ name: 'Agent', arguments: { task_name: 'f', message: 'look', context } }] }, { text: 'root done' }, { text: 'root again' }] },
+      '/root/f': { 0: [{ text: 'fork answer' }], summary: () => 'background' },
+    });
+    const rt = createRuntime({ model, defaults: { delivery }, ...options });
+    rt.prompt('start');
+    await rt.whenQuiet();
+    const info = rt.list().find((a) => a.path === '/root/f');
+    const settled = rt.results.find((r) => r.path === '/root/f');
+    return { rt, lifetime: info?.lifetime ?? null, state: info?.state ?? (settled ? 'settled' : null) };
+  }
+
+  it.each([
+    ['all', 'caller'],
+    ['all', 'parent'],
+    [2, 'caller'],
+    [2, 'parent'],
+  ] as const)('context %s with %s delivery: the fork answers, then waits idle for follow-ups', async (context, delivery) => {
+    const { rt, lifetime, state } = await forkOf(context, delivery);
+    expect({ lifetime, state }).toEqual({ lifetime: 'continuable', state: 'running.idle' });
+    // Idle, it holds its slot until it is closed.
+    expect(rt.slotsInUse).toBe(1);
+    rt.close('/root/f');
+    await expect(rt.result('/root/f')).resolves.toMatchObject({ status: 'completed', stopReason: 'closed' });
+  });
+
+  it.each([['none'], ['summary']] as const)('context %s stays one-shot', async (context) => {
+    const { lifetime, state } = await forkOf(context, 'caller');
+    expect({ lifetime, state }).toEqual({ lifetime: null, state: 'settled' });
+  });
+
+  it("one-shot forks are the host's choice: defaults.lifetime, the spawn policy, or a preset of its own", async () => {
+    expect((await forkOf('all', 'caller', { defaults: { delivery: 'caller', lifetime: 'one-shot' } })).state).toBe('settled');
+    expect((await forkOf('all', 'parent', { spawnPolicy: () => ({ lifetime: 'one-shot' }) })).state).toBe('settled');
+    const presets = { mine: { name: 'mine', systemPrompt: 'x', tools: ['Agent', 'send_message', 'close_agent'] } };
+    expect((await forkOf('all', 'caller', { presets })).state).toBe('settled');
   });
 });

@@ -72,7 +72,9 @@ describe('--live', () => {
     expect(err.text()).toContain('live mode: anthropic model claude-test');
     expect(code).toBe(0);
     expect(out.text()).toContain('/root ▸ Agent → audit (context all)');
-    expect(out.text()).toMatch(/\/root\/audit\s+settled \(completed\)/);
+    // The fork is continuable (the default for forks): after its answer it waits idle for
+    // follow-ups, and the demo's stop cancels it.
+    expect(out.text()).toMatch(/\/root\/audit\s+running\.idle/);
     expect(provider.calls()).toBeGreaterThan(3);
     expect(provider.streamed()).toBe(provider.calls()); // the demo iterates events, so every request streams
   });

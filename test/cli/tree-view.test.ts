@@ -31,7 +31,7 @@ describe('tree view', () => {
     // The last frame: every agent, indented by depth, with its final state.
     const lastFrame = stripAnsi(raw.slice(raw.lastIndexOf('subagent-actors demo ·')));
     const row = (path: string) => lastFrame.split('\n').find((l) => l.trimStart().startsWith(`${path} `) || l.trimStart().startsWith(`${path}\t`));
-    expect(row(DEMO_PATHS.runner)).toMatch(/^ {4}\/root\/benchmarks\/bench-runner\s+cancelled\s+all\s+caller, one-shot/);
+    expect(row(DEMO_PATHS.runner)).toMatch(/^ {4}\/root\/benchmarks\/bench-runner\s+cancelled\s+all\s+caller, continuable/);
     expect(row(DEMO_PATHS.bench)).toMatch(/^ {2}\/root\/benchmarks\s+cancelled\s+none\s+parent, one-shot/);
     expect(row(DEMO_PATHS.notes)).toMatch(/settled \(closed\)\s+all\s+caller, continuable/);
     expect(row(DEMO_PATHS.migration)).toMatch(/\[researcher\]\s+settled \(completed\)\s+summary/);

@@ -83,8 +83,9 @@ export function scenarioOptions(model: ModelAdapter & Summarizer, store: Session
     store,
     now: () => 0,
     sessionId: store.sessionId,
-    // fork_a's lookups are one step each: more than the default step cap.
-    defaults: { maxSteps: 500 },
+    // fork_a's lookups are one step each: more than the default step cap. The scenario's
+    // forks (fork_a, bg_d, inner) answer once: one-shot, not the forks' continuable default.
+    defaults: { maxSteps: 500, lifetime: 'one-shot' },
     tools: [
       defineRuntimeTool({
         name: 'lookup',

@@ -12,7 +12,13 @@ export const MARKER = `MARKER-${'0123456789abcdef'.repeat(24)}-END`;
 /** A unique system prompt; with sanitizing options no message may contain it. */
 export const SYSTEM_PROMPT = `You are the root agent of an inspector test. SYSTEM-PROMPT-${'x'.repeat(40)}`;
 
-/** The session's model: the root forks `/root/research`, which answers 42. */
+/**
+ * Runtime options for the session: its fork settles after its answer (forks are continuable
+ * by default, and these tests watch a subagent end).
+ */
+export const ONE_SHOT_FORKS = { defaults: { lifetime: 'one-shot' } } as const;
+
+/** The session's model: the root forks `/root/research`, which answers 42 (one-shot: see {@link ONE_SHOT_FORKS}). */
 export function sessionModel() {
   return scriptedModel({
     '/root': {

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { createActor, createMachine, type InspectionEvent } from 'xstate';
 import { actorAddress, createRecorder, traceRecord, type TraceRecord } from '../../src/inspect/recorder.js';
 import { createRuntime } from '../../src/runtime/runtime.js';
-import { MARKER, sessionModel, SYSTEM_PROMPT } from './helpers.js';
+import { MARKER, ONE_SHOT_FORKS, sessionModel, SYSTEM_PROMPT } from './helpers.js';
 
 describe('createRecorder with a file', () => {
   it('writes one JSON line per actor, event and snapshot of the whole tree', async () => {
@@ -18,7 +18,7 @@ describe('createRecorder with a file', () => {
       const file = join(dir, 'session.jsonl');
       let tick = 1000;
       const recorder = createRecorder(file, { now: () => tick++ });
-      const rt = createRuntime({ model: sessionModel(), systemPrompt: SYSTEM_PROMPT, inspect: recorder.inspect });
+      const rt = createRuntime({ model: sessionModel(), systemPrompt: SYSTEM_PROMPT, ...ONE_SHOT_FORKS, inspect: recorder.inspect });
       rt.prompt(`Please find the answer. ${MARKER}`);
       await rt.whenQuiet();
       await recorder.close();

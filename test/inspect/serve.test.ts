@@ -7,7 +7,7 @@ import WebSocket from 'ws';
 import { bridgePage } from '../../src/inspect/bridge.js';
 import { serveInspector } from '../../src/inspect/serve.js';
 import { createRuntime } from '../../src/runtime/runtime.js';
-import { MARKER, Received, sessionModel, SYSTEM_PROMPT } from './helpers.js';
+import { MARKER, Received, ONE_SHOT_FORKS, sessionModel, SYSTEM_PROMPT } from './helpers.js';
 
 /** Connects a "browser" to the relay and collects what it is sent. */
 function browser(wsUrl: string): Promise<{ received: Received; close(): Promise<void> }> {
@@ -32,7 +32,7 @@ describe('serveInspector', () => {
     expect(lines).toEqual([`Stately inspector: ${served.url}`]);
     expect(served.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
 
-    const rt = createRuntime({ model: sessionModel(), systemPrompt: SYSTEM_PROMPT, inspect: served.inspect });
+    const rt = createRuntime({ model: sessionModel(), systemPrompt: SYSTEM_PROMPT, ...ONE_SHOT_FORKS, inspect: served.inspect });
     rt.prompt(`Please find the answer. ${MARKER}`);
     await rt.whenQuiet();
     const page = await fetch(served.url);

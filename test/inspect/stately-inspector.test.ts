@@ -7,7 +7,7 @@ import { createWebSocketInspector } from '@statelyai/inspect';
 import { describe, expect, it } from 'vitest';
 import { createRuntime } from '../../src/runtime/runtime.js';
 import { sanitizingInspectorOptions } from '../../src/inspect/stately.js';
-import { collectingServer, MARKER, sessionModel, SYSTEM_PROMPT, type StatelyMessage } from './helpers.js';
+import { collectingServer, MARKER, ONE_SHOT_FORKS, sessionModel, SYSTEM_PROMPT, type StatelyMessage } from './helpers.js';
 
 const isAgentSnapshot = (m: StatelyMessage): boolean => m.type === '@xstate.snapshot' && m.snapshot?.context !== undefined && 'dialogue' in m.snapshot.context;
 
@@ -15,7 +15,7 @@ async function inspectSession(sanitizing: boolean) {
   const server = await collectingServer();
   const inspector = createWebSocketInspector({ url: server.url, ...(sanitizing ? sanitizingInspectorOptions() : {}) });
   await server.connected;
-  const rt = createRuntime({ model: sessionModel(), systemPrompt: SYSTEM_PROMPT, inspect: inspector.inspect });
+  const rt = createRuntime({ model: sessionModel(), systemPrompt: SYSTEM_PROMPT, ...ONE_SHOT_FORKS, inspect: inspector.inspect });
   rt.prompt(`Please find the answer. ${MARKER}`);
   await rt.whenQuiet();
   const { received } = server;

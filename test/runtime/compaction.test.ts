@@ -79,7 +79,7 @@ describe('compaction', () => {
     const rt = createRuntime({ model });
     rt.prompt('make a long answer');
     await rt.whenQuiet();
-    const result = await (await rt.spawn('/root', { task_name: 'f', message: 'read it', context: 'all' })).result;
+    const result = await (await rt.spawn('/root', { task_name: 'f', message: 'read it', context: 'all' }, { lifetime: 'one-shot' })).result;
     expect(result).toMatchObject({ status: 'completed', text: '3' });
     expect(model.summaryCalls).toHaveLength(0);
   });

@@ -40,6 +40,15 @@ async function run(context: string | number | undefined) {
   return { ...s, request, messages: request.messages.toArray() };
 }
 
+/**
+ * The child's result. Forks (`all`, N) are continuable by default, so they wait idle after
+ * their first turn: they are closed here to settle.
+ */
+async function childResult(rt: ReturnType<typeof createRuntime>) {
+  if (rt.stateOf('/root/child') === 'running.idle') rt.close('/root/child');
+  return rt.result('/root/child');
+}
+
 describe('context values', () => {
   it('none (the default) gives the subagent only its framed task', async () => {
     const { messages, rt } = await run(undefined);
@@ -58,13 +67,16 @@ describe('context values', () => {
     expect(messages.slice(0, 5).every((e, i) => e === parentLog[i])).toBe(true);
     expect(messages).toHaveLength(6);
     expect(messages.some((e) => e.kind === 'assistant' && e.toolCalls.some((c) => c.id === 'spawn-1'))).toBe(false);
-    expect(rt.results[0]).toMatchObject({ context: 'all', contextMode: 'all', prefix: { reasons: [] } });
-    expect(rt.results[0]!.prefix.sharedBytes).toBe(rt.results[0]!.prefix.inheritedBytes);
+    // A fork is continuable by default: after its answer it waits for follow-ups.
+    expect(rt.list().find((a) => a.path === '/root/child')).toMatchObject({ lifetime: 'continuable', state: 'running.idle', context: 'all' });
+    const result = await childResult(rt);
+    expect(result).toMatchObject({ context: 'all', contextMode: 'all', prefix: { reasons: [] }, stopReason: 'closed' });
+    expect(result.prefix.sharedBytes).toBe(result.prefix.inheritedBytes);
   });
 
   it('"fork" is an alias of all', async () => {
     const { rt } = await run('fork');
-    expect(rt.results[0]?.context).toBe('all');
+    expect((await childResult(rt)).context).toBe('all');
   });
 
   it('N copies the last N turns (the active one counts)', async () => {
@@ -72,12 +84,13 @@ describe('context values', () => {
     const texts = messages.flatMap((e) => (e.kind === 'user' ? [e.text] : []));
     expect(texts.slice(0, 2)).toEqual(['question two', 'question three']);
     expect(messages).toHaveLength(4);
-    expect(rt.results[0]?.context).toBe('2');
+    expect(rt.list().find((a) => a.path === '/root/child')?.lifetime).toBe('continuable');
+    expect((await childResult(rt)).context).toBe('2');
   });
 
   it('"2" as a decimal string is N too', async () => {
     const { rt } = await run('2');
-    expect(rt.results[0]?.context).toBe('2');
+    expect((await childResult(rt)).context).toBe('2');
   });
 
   it('summary seeds generated background before the task, copying no turns', async () => {

@@ -45,7 +45,7 @@ describe('capability confirmation', () => {
     const Bash = defineRuntimeTool({ name: 'Bash', description: 'Runs a command.', schema: z.object({ command: z.string() }), execute: () => 'ok' });
     const model = scriptedModel({ '/root/**': { 0: [{ text: 'sub done' }] } });
     const rt = createRuntime({ model, modelId: 'small', tools: [Bash], capabilities: catalog, confirm: async (r) => (asked.push(r), { approved: true }) });
-    await (await rt.spawn('/root', { task_name: 'fork', message: 'x', context: 'all' })).result;
+    await (await rt.spawn('/root', { task_name: 'fork', message: 'x', context: 'all' }, { lifetime: 'one-shot' })).result;
     expect(asked).toEqual([]);
   });
 

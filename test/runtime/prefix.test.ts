@@ -64,7 +64,11 @@ describe('fork prefixes', () => {
     const last = forkFirst.messages.at(forkFirst.messages.length - 1);
     expect(last?.kind === 'user' && last.text).toContain('/root');
     expect(last?.kind === 'user' && last.text).toContain('send_message');
-    const result = rt.results.find((r) => r.path === '/root/fork')!;
+    // Forks are continuable by default: the fork waits for follow-ups until it is closed.
+    expect(rt.stateOf('/root/fork')).toBe('running.idle');
+    rt.close('/root/fork');
+    const result = await rt.result('/root/fork');
+    expect(result.stopReason).toBe('closed');
     // It inherited the parent's whole last request (the reply holding only the Agent call is
     // trimmed away), and shares all of it.
     expectPrefix(result, parentLast, forkFirst, forkFirst.messages.length - 1, []);
@@ -149,8 +153,11 @@ describe('fork prefixes', () => {
     rt.prompt('second question');
     await rt.whenQuiet();
     const parentLast = model.calls.at(-1)!.request;
-    // The second turn already forked a '/root/fork' (closed since); this is a new one.
-    const result = await (await rt.spawn('/root', { task_name: 'fork', message: 'x', context: 1 })).result;
+    // The second turn already forked a '/root/fork' (continuable, so idle): close it; this is a
+    // new one, one-shot so that it settles after its answer.
+    rt.close('/root/fork');
+    await rt.result('/root/fork');
+    const result = await (await rt.spawn('/root', { task_name: 'fork', message: 'x', context: 1 }, { lifetime: 'one-shot' })).result;
     const first = model.calls.filter((c) => c.agentPath === '/root/fork').at(-1)!.request;
     expectPrefix(result, parentLast, first, first.messages.length - 1, ['turns_window']);
     expect(result.prefix.sharedBytes).toBe(Buffer.byteLength(serializeHead(first.system), 'utf8'));
@@ -171,7 +178,9 @@ describe('fork prefixes', () => {
     await rt.whenQuiet();
     const parentLast = model.calls[0]!.request;
     const first = model.calls.find((c) => c.agentPath === '/root/fork')!.request;
-    const result = rt.results.find((r) => r.path === '/root/fork')!;
+    // The fork is continuable (the default for forks): closed, it settles.
+    rt.close('/root/fork');
+    const result = await rt.result('/root/fork');
     // Inherited: the question and the reply's text; the parent's last request held only the question.
     expectPrefix(result, parentLast, first, 2, ['newer_entries']);
     expect(result.prefix.sharedBytes).toBe(leadingBytes(first, 1));
