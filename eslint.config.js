@@ -8,8 +8,10 @@ import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescrip
 // The layers, bottom up: what each folder may import besides its own files (docs/architecture.md,
 // "Layers"). Every folder not listed for a folder is forbidden to it, type-only imports included,
 // so the folder graph is acyclic by construction.
+// src/text (grapheme and width helpers) sits below everything and any folder may use it.
 const PURE = ['src/dialogue', 'src/context', 'src/request', 'src/policy'];
-const LAYERS = {
+const BASE_LAYERS = {
+  'src/text': [],
   'src/dialogue': [],
   'src/context': ['src/dialogue'],
   'src/request': ['src/dialogue', 'src/context'],
@@ -23,6 +25,7 @@ const LAYERS = {
   'src/runtime': [...PURE, 'src/model', 'machines', 'src/load', 'src/inspect', 'src/store'],
   'src/pi': [...PURE, 'src/model', 'machines', 'src/load', 'src/runtime'],
 };
+const LAYERS = Object.fromEntries(Object.entries(BASE_LAYERS).map(([folder, allowed]) => [folder, folder === 'src/text' ? allowed : ['src/text', ...allowed]]));
 // The main entry and the CLI sit on top: nothing under them imports them.
 const TOP = ['src/index.ts', 'src/cli'];
 const layerZones = Object.entries(LAYERS).map(([folder, allowed]) => ({
@@ -65,7 +68,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/dialogue/**', 'src/context/**', 'src/request/**', 'src/policy/**'],
+    files: ['src/text/**', 'src/dialogue/**', 'src/context/**', 'src/request/**', 'src/policy/**'],
     rules: { 'no-restricted-imports': ['error', { patterns: [NO_XSTATE, NO_IO] }] },
   },
   {

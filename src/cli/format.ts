@@ -3,6 +3,7 @@
  * report of every subagent's result.
  */
 import type { AgentResult, PrefixReuse, Usage } from '../index.js';
+import { clipText, displayWidth, padToWidth } from '../text/clip.js';
 
 /** A place text goes: `process.stdout`, or a test's collecting sink. */
 export interface TextSink {
@@ -50,8 +51,6 @@ export function palette(color: boolean): Palette {
 
 // eslint-disable-next-line no-control-regex
 const ANSI_PATTERN = /\u001b\[[0-9;?]*[A-Za-z]/g;
-// eslint-disable-next-line no-control-regex
-const ANSI_AT_START = /^\u001b\[[0-9;?]*[A-Za-z]/;
 
 /** The text without ANSI escape sequences. */
 export function stripAnsi(text: string): string {
@@ -69,37 +68,20 @@ export function duration(ms: number): string {
   return value < 1000 ? `${value}ms` : `${(value / 1000).toFixed(2)}s`;
 }
 
-/** Collapses whitespace and cuts to `max` characters with an ellipsis. */
+/** Collapses whitespace and cuts to `max` columns with an ellipsis (never inside a character). */
 export function truncate(text: string, max: number): string {
   const flat = text.replace(/\s+/g, ' ').trim();
-  if (flat.length <= max) return flat;
-  return `${flat.slice(0, Math.max(0, max - 1)).trimEnd()}…`;
+  return clipText(flat, max).replace(/\s+…$/, '…');
 }
 
-/** Pads to `width` visible characters (ANSI codes do not count). */
+/** Pads to `width` columns (ANSI codes take none, CJK and emoji take two). */
 export function padVisible(text: string, width: number): string {
-  const visible = stripAnsi(text).length;
-  return visible >= width ? text : text + ' '.repeat(width - visible);
+  return padToWidth(text, width);
 }
 
-/** Cuts a line that may hold ANSI codes to `width` visible characters (ending with `…`). */
+/** Cuts a line that may hold ANSI codes to `width` columns (ending with `…`). */
 export function clipVisible(text: string, width: number): string {
-  if (stripAnsi(text).length <= width) return text;
-  let out = '';
-  let visible = 0;
-  let i = 0;
-  while (i < text.length && visible < width - 1) {
-    const code = ANSI_AT_START.exec(text.slice(i));
-    if (code) {
-      out += code[0];
-      i += code[0].length;
-    } else {
-      out += text[i];
-      visible++;
-      i++;
-    }
-  }
-  return out.includes('\u001b[') ? `${out}…\u001b[0m` : `${out}…`;
+  return clipText(text, width);
 }
 
 /** Whether an agent state is final. */
@@ -119,13 +101,13 @@ export function colorState(state: string, p: Palette): string {
 
 const number = (n: number): string => n.toLocaleString('en-US');
 
-/** Wraps text into lines of at most `width` characters, breaking at spaces. */
+/** Wraps text into lines of at most `width` columns, breaking at spaces. */
 export function wrap(text: string, width: number): string[] {
   const lines: string[] = [];
   let line = '';
   for (const word of text.split(' ')) {
     if (line === '') line = word;
-    else if (line.length + 1 + word.length <= width) line += ` ${word}`;
+    else if (displayWidth(line) + 1 + displayWidth(word) <= width) line += ` ${word}`;
     else {
       lines.push(line);
       line = word;

@@ -11,6 +11,7 @@
  * so the view keeps its own record of every agent it has seen.
  */
 import type { AgentResult, Runtime, RuntimeStreamEvent } from '../index.js';
+import { clipText, displayWidth } from '../text/clip.js';
 import { clipVisible, colorState, duration, isFinalState, padVisible, palette, stamp, truncate, type Palette, type TextSink } from './format.js';
 
 /** What the view knows about one agent. */
@@ -190,7 +191,7 @@ export class TreeView {
     const lines: string[] = [];
     if (this.title !== undefined) lines.push(`${p.bold(this.title)} ${p.dim(`· ${stamp(this.elapsed()).trim()}`)}`);
     const rows = this.ordered();
-    const nameWidth = Math.max(24, ...rows.map((r) => r.depth * 2 + r.path.length + (r.role ? r.role.length + 3 : 0))) + 2;
+    const nameWidth = Math.max(24, ...rows.map((r) => r.depth * 2 + displayWidth(r.path) + (r.role ? displayWidth(r.role) + 3 : 0))) + 2;
     // The delivery column only when the terminal has room for it.
     const wide = (this.out.columns ?? 120) >= nameWidth + 26 + 9 + 22 + 8;
     const deliveryColumn = (text: string): string => (wide ? padVisible(text, 22) : '');
@@ -328,10 +329,9 @@ function callsActivity(calls: ReadonlyMap<string, string>): string {
   return `→ ${names}${calls.size > 1 ? ` ×${calls.size}` : ''}`;
 }
 
-/** The last `max` characters of a one-line rendering of `text`. */
+/** The last `max` columns of a one-line rendering of `text`. */
 function tail(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ');
-  return flat.length <= max ? flat : `…${flat.slice(-(max - 1))}`;
+  return clipText(text.replace(/\s+/g, ' '), max, { keep: 'end' });
 }
 
 /** A one-line preview of a message for narration. */

@@ -8,6 +8,7 @@
  */
 import type { AnyActorRef, InspectionEvent } from 'xstate';
 import type { Entry } from '../dialogue/entry.js';
+import { clipText, graphemeCount } from '../text/clip.js';
 
 interface SeqLike {
   readonly length: number;
@@ -21,8 +22,11 @@ function isSeqLike(value: unknown): value is SeqLike {
   return typeof value === 'object' && value !== null && 'length' in value && typeof (value as { at?: unknown }).at === 'function';
 }
 
+/** The first MAX_TEXT characters (graphemes, so no emoji is split) and how long the text was. */
 function clip(text: string): string {
-  return text.length > MAX_TEXT && !CLIPPED.test(text) ? `${text.slice(0, MAX_TEXT)}… (${text.length} chars)` : text;
+  if (CLIPPED.test(text)) return text;
+  const count = graphemeCount(text);
+  return count > MAX_TEXT ? `${clipText(text, MAX_TEXT, { measure: 'graphemes', ellipsis: '' })}… (${count} chars)` : text;
 }
 
 /** A short, transcript-free description of one entry. */
