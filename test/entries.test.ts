@@ -50,7 +50,7 @@ const PINNED: Record<string, { readonly values: readonly string[]; readonly type
       'defineRuntimeTool', 'describeConfirmation', 'loadDefinitions', 'loadProjectContext', 'modelSummarizer', 'DEFAULT_MESSAGING_SCOPE', 'mayMessage',
     ],
     types: [
-      'AccessCapability', 'AgentDefinition', 'ApprovalCallback', 'ApprovalDecision', 'ApprovalRequest', 'AgentInfo', 'AgentResult', 'AgentStatus', 'AssistantEntry', 'Attachment', 'CancelReport',
+      'AccessCapability', 'AgentDefinition', 'AiSdkSchema', 'AiSdkValidationResult', 'ApprovalCallback', 'ApprovalDecision', 'ApprovalRequest', 'AgentInfo', 'AgentResult', 'AgentStatus', 'AssistantEntry', 'Attachment', 'CancelReport',
       'CancelledAgent', 'CapabilityCatalog', 'CapabilityCatalogInput', 'CapabilityTag', 'CompactionEntry', 'CompactionPolicy', 'ConfirmCallback',
       'ConfirmationDecision', 'ConfirmationRequest', 'ContextMode', 'ContextSpec', 'DefinitionDirectory', 'DefinitionErrorCode', 'Delivery',
       'DialogueView', 'Effort', 'Entry', 'EntrySeq', 'FirstReportValue', 'FsyncPolicy', 'HostRoot', 'HostTool', 'HostToolDefinition', 'InboxItem', 'JournalRecord', 'JsonObject', 'JsonSchemaObject', 'JsonValue',

@@ -10,8 +10,8 @@
 import { canonicalJson } from './canonical.js';
 import { BUILTIN_TOOL_NAMES } from './tool-names.js';
 import { refuseNonObject, toParseResult, TOOL_NAME_PATTERN, type FieldHints, type ParseContext, type ToolParseResult } from './tool-args.js';
-import { isStandardSchema, toolJsonSchemaOf, type JsonSchemaObject, type ToolArgsOf, type ToolInputSchema } from './tool-input.js';
-import { jsonSchemaValidator, standardValidator, type InputOutcome, type InputValidator } from './tool-input-validate.js';
+import { isAiSdkSchema, isStandardSchema, toolJsonSchemaOf, type AiSdkSchema, type JsonSchemaObject, type ToolArgsOf, type ToolInputSchema } from './tool-input.js';
+import { aiSdkValidator, jsonSchemaValidator, standardValidator, type InputOutcome, type InputValidator } from './tool-input-validate.js';
 import type { JsonObject, ToolSchema } from './types.js';
 
 /** A host-defined tool: schema, validator, and the capabilities policy may ask to confirm. */
@@ -34,7 +34,10 @@ export interface HostTool<T> {
 export interface HostToolDefinition<S extends ToolInputSchema> {
   readonly name: string;
   readonly description: string;
-  /** Any Standard Schema (zod 3 or 4, valibot, arktype, ...) or a plain JSON Schema object. */
+  /**
+   * Any Standard Schema (zod 3 or 4, valibot, arktype, ...), an AI SDK schema
+   * (`jsonSchema<T>(...)` from `ai`), or a plain JSON Schema object.
+   */
   readonly schema: S;
   /**
    * The JSON Schema the model sees, for a schema library with no JSON Schema conversion of its
@@ -85,9 +88,12 @@ export function defineHostTool<S extends ToolInputSchema>(def: HostToolDefinitio
   }
   const inputSchema = deepFreeze(JSON.parse(canonicalJson(declared)) as JsonObject);
   const schema: ToolSchema = Object.freeze({ name: def.name, description: def.description, inputSchema });
+  const byJsonSchema = (): InputValidator<ToolArgsOf<S>> => jsonSchemaValidator(def.name, declared as Record<string, unknown>);
   const validate: InputValidator<ToolArgsOf<S>> = isStandardSchema(def.schema)
     ? standardValidator(def.schema as never)
-    : jsonSchemaValidator(def.name, declared as Record<string, unknown>);
+    : isAiSdkSchema(def.schema)
+      ? aiSdkValidator(def.schema as AiSdkSchema<ToolArgsOf<S>>, byJsonSchema)
+      : byJsonSchema();
   const context: ParseContext = { name: def.name, declared, hints: def.hints ?? {} };
   const parse = (args: unknown): ToolParseResult<ToolArgsOf<S>> | Promise<ToolParseResult<ToolArgsOf<S>>> => {
     const refused = refuseNonObject(context, args);

@@ -163,7 +163,8 @@ function toIssues(issue: InputIssue, context: ParseContext, args: unknown): Foun
     return [unknownField(declared, path.slice(0, -1), last)];
   }
   // A missing field's issue only says which type was absent; the schema says what it holds.
-  const bySchema = (): string | undefined => describeSchema(schemaAt(declared, path));
+  // For the arguments as a whole, a library's own message says more than "an object".
+  const bySchema = (): string | undefined => (path.length === 0 ? undefined : describeSchema(schemaAt(declared, path)));
   const byIssue = (): string | undefined => (issue.zod4 !== undefined ? expectationOf(issue.zod4 as z.core.$ZodIssue) : undefined);
   const expected = hintFor(hints, path) ?? (value.present ? (byIssue() ?? bySchema()) : (bySchema() ?? byIssue())) ?? issue.message;
   if (value.present) return [{ issue: { field, problem: 'invalid', expected }, received: describeValue(value.value) }];

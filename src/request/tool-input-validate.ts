@@ -6,6 +6,7 @@
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { jsonSchemaAjv } from './json-schema-validator.js';
+import type { AiSdkSchema, AiSdkValidationResult } from './tool-input.js';
 
 /** One problem found in a call's arguments, in library-neutral terms. */
 export interface InputIssue {
@@ -42,6 +43,32 @@ export function standardValidator<T>(schema: StandardSchemaV1<unknown, T>): Inpu
       return { ok: false, thrown: reasonOf(error) };
     }
     return result instanceof Promise ? result.then(read, (error: unknown) => ({ ok: false, thrown: reasonOf(error) })) : read(result);
+  };
+}
+
+/**
+ * A validator over an AI SDK schema's `validate`, or `fallback` (its JSON Schema through Ajv)
+ * when it has none. A failure's issues are read from the error when it carries them (a
+ * ZodError does); otherwise its message speaks for the whole call.
+ */
+export function aiSdkValidator<T>(schema: AiSdkSchema<T>, fallback: () => InputValidator<T>): InputValidator<T> {
+  const check = schema.validate;
+  if (check === undefined) return fallback();
+  const read = (result: AiSdkValidationResult<T>): InputOutcome<T> => {
+    if (result.success) return { ok: true, value: result.value };
+    const carried = (result.error as { issues?: unknown }).issues;
+    if (Array.isArray(carried) && carried.length > 0) return { ok: false, issues: (carried as StandardSchemaV1.Issue[]).map((issue) => fromStandardIssue(issue, false)) };
+    return { ok: false, issues: [{ path: [], message: result.error.message }] };
+  };
+  return (args) => {
+    let result: AiSdkValidationResult<T> | PromiseLike<AiSdkValidationResult<T>>;
+    try {
+      result = check(args);
+    } catch (error) {
+      return { ok: false, thrown: reasonOf(error) };
+    }
+    if (typeof (result as { then?: unknown }).then !== 'function') return read(result as AiSdkValidationResult<T>);
+    return Promise.resolve(result).then(read, (error: unknown) => ({ ok: false, thrown: reasonOf(error) }));
   };
 }
 

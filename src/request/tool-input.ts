@@ -16,17 +16,39 @@ import type { JsonObject } from './types.js';
 /** A JSON Schema document for a tool's arguments (`{ type: 'object', properties: ... }`). */
 export type JsonSchemaObject = { readonly [key: string]: unknown };
 
+/** What an AI SDK schema's `validate` returns. */
+export type AiSdkValidationResult<T> = { readonly success: true; readonly value: T } | { readonly success: false; readonly error: Error };
+
 /**
- * A tool's argument schema: any Standard Schema (zod 3 or 4, valibot, arktype, ...) or a
- * plain JSON Schema object.
+ * A schema made by the AI SDK's `jsonSchema()` or `zodSchema()` (`Schema<T>` of `ai`), so one
+ * schema object serves an AI SDK `tool()` and a runtime tool alike.
  */
-export type ToolInputSchema = StandardSchemaV1 | JsonSchemaObject;
+export interface AiSdkSchema<T = unknown> {
+  /** The argument type (for inference only). */
+  readonly _type: T;
+  readonly jsonSchema: unknown;
+  readonly validate?: (value: unknown) => AiSdkValidationResult<T> | PromiseLike<AiSdkValidationResult<T>>;
+}
+
+/**
+ * A tool's argument schema: any Standard Schema (zod 3 or 4, valibot, arktype, ...), an AI SDK
+ * schema (`jsonSchema<T>(...)`), or a plain JSON Schema object.
+ */
+export type ToolInputSchema = StandardSchemaV1 | AiSdkSchema | JsonSchemaObject;
 
 /**
  * The validated arguments a tool's `execute` receives: the schema's output type, or a JSON
  * object for a plain JSON Schema.
  */
-export type ToolArgsOf<S> = S extends StandardSchemaV1 ? StandardSchemaV1.InferOutput<S> : JsonObject;
+export type ToolArgsOf<S> = S extends StandardSchemaV1 ? StandardSchemaV1.InferOutput<S> : S extends AiSdkSchema<infer T> ? T : JsonObject;
+
+/** The AI SDK marks its schemas with this registered symbol. */
+const AI_SDK_SCHEMA = Symbol.for('vercel.ai.schema');
+
+/** Whether `schema` is an AI SDK schema (`jsonSchema()`, `zodSchema()`). */
+export function isAiSdkSchema(schema: unknown): schema is AiSdkSchema {
+  return schema !== null && typeof schema === 'object' && (schema as Record<symbol, unknown>)[AI_SDK_SCHEMA] === true && 'jsonSchema' in schema;
+}
 
 /** Whether `schema` implements Standard Schema (rather than being a plain JSON Schema). */
 export function isStandardSchema(schema: unknown): schema is StandardSchemaV1 {
@@ -43,6 +65,7 @@ export function isStandardSchema(schema: unknown): schema is StandardSchemaV1 {
 export function toolJsonSchemaOf(tool: string, schema: ToolInputSchema, explicit?: JsonSchemaObject): Record<string, unknown> {
   let generated: Record<string, unknown>;
   if (explicit !== undefined) generated = { ...explicit };
+  else if (isAiSdkSchema(schema)) generated = aiSdkJsonSchema(tool, schema);
   else if (!isStandardSchema(schema)) generated = { ...schema };
   else generated = convert(tool, schema);
   delete generated['$schema'];
@@ -50,6 +73,19 @@ export function toolJsonSchemaOf(tool: string, schema: ToolInputSchema, explicit
     throw new TypeError(`Tool ${tool}: its arguments schema must describe an object (JSON Schema type "object"), e.g. z.object({ ... })`);
   }
   return generated;
+}
+
+function aiSdkJsonSchema(tool: string, schema: AiSdkSchema): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = schema.jsonSchema;
+  } catch (error) {
+    throw new TypeError(`Tool ${tool}: its arguments schema has no JSON Schema form (${error instanceof Error ? error.message : String(error)})`);
+  }
+  if (value === null || typeof value !== 'object' || typeof (value as { then?: unknown }).then === 'function') {
+    throw new TypeError(`Tool ${tool}: its AI SDK schema's JSON Schema is not available synchronously; pass it as \`jsonSchema\``);
+  }
+  return { ...(value as Record<string, unknown>) };
 }
 
 function convert(tool: string, schema: StandardSchemaV1): Record<string, unknown> {

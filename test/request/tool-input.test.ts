@@ -1,3 +1,4 @@
+import { jsonSchema, zodSchema } from 'ai';
 import { type } from 'arktype';
 import { toStandardJsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
@@ -124,6 +125,31 @@ describe('schemas from other libraries than the runtime uses', () => {
     expect(() => defineHostTool({ name: 'n', description: 'N.', schema: z3.string() })).toThrow('Tool n: its arguments schema must describe an object');
     expect(() => defineHostTool({ name: 'd', description: 'D.', schema: z4.object({ when: z4.date() }) })).toThrow('Tool d: its arguments schema has no JSON Schema form');
     expect(() => defineHostTool({ name: 'x', description: 'X.', schema: null as never })).toThrow('Tool x: schema must be a Standard Schema');
+  });
+});
+
+describe('an AI SDK schema (the same object an AI SDK tool() takes)', () => {
+  it('uses jsonSchema<T>() with its validate, typed by T', async () => {
+    const tool = defineHostTool({
+      name: 'weather',
+      description: 'Weather.',
+      schema: jsonSchema<{ city: string }>(
+        { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+        { validate: (value) => (typeof (value as { city?: unknown }).city === 'string' ? { success: true, value: value as { city: string } } : { success: false, error: new Error('city must be a string') }) },
+      ),
+    });
+    expectTypeOf(tool).toEqualTypeOf<HostTool<{ city: string }>>();
+    expect(tool.schema.inputSchema).toEqual({ properties: { city: { type: 'string' } }, required: ['city'], type: 'object' });
+    expect(await tool.parse({ city: 'Oslo' })).toStrictEqual({ ok: true, args: { city: 'Oslo' } });
+    expect(messageOf(tool.parse({ city: 1 }))).toBe('Invalid arguments for tool weather: expected city must be a string; got an object. Fix the arguments and call weather again.');
+  });
+
+  it('validates a jsonSchema() without validate against its JSON Schema, and reads the issues of zodSchema()', async () => {
+    const bare = defineHostTool({ name: 'bare', description: 'Bare.', schema: jsonSchema<{ n: number }>({ type: 'object', properties: { n: { type: 'integer', minimum: 1 } }, required: ['n'] }) });
+    expect(messageOf(bare.parse({ n: 0 }))).toContain('"n" is invalid: expected an integer at least 1; got 0.');
+    const wrapped = defineHostTool({ name: 'wrapped', description: 'Wrapped.', schema: zodSchema(z4.object({ path: z4.string().min(1) })) });
+    const result = await wrapped.parse({ path: '' });
+    expect(result.ok ? '' : result.error.message).toContain('"path" is invalid: expected a non-empty string; got "".');
   });
 });
 
