@@ -14,6 +14,8 @@ export default defineConfig({
       'test/runtime/messaging.test.ts',
     ],
     environment: 'node',
+    // One generated path per state key instead of one per transition (test/machines/agent.paths.test.ts).
+    env: { AGENT_PATHS_STRATEGY: 'states' },
     testTimeout: 60_000,
   },
 });
