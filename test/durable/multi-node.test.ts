@@ -1,7 +1,8 @@
 /**
  * Two runtime processes share one Postgres database: the lease holder works while the other
  * waits; when the holder is killed, the other takes the session over and runs it to the same
- * outcome as an uninterrupted run. (A fenced writer's refused append is tested on the store.)
+ * outcome as an uninterrupted run. A holder that is paused past its lease is fenced: the other
+ * node takes the session over, and the paused node's appends are refused when it continues.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
@@ -109,5 +110,25 @@ describe.skipIf(!available)('two runtime processes on one Postgres database', ()
     expect(got.duplicates).toEqual([]);
     expect(got.agents).toEqual((await expectedOutcome()).agents);
     // Child processes and a lease to expire: seconds, more on a loaded machine.
+  }, 120_000);
+
+  it("a holder paused past its lease is fenced: the other node takes over, and the paused one's append is refused", async () => {
+    const schema = uniqueSchema();
+    schemas.push(schema);
+    const holder = start(['hold', PG_URL, schema, '30', 'stop']);
+    const paused = Number((await holder.next('paused'))['paused']);
+    const taker = start(['take', PG_URL, schema]);
+    // The paused holder renews nothing: the taker gets the lease once it expires.
+    expect(Number((await taker.next('acquired'))['acquired'])).toBeGreaterThanOrEqual(paused);
+    await taker.next('done');
+    expect((await taker.exited).code).toBe(0);
+    holder.proc.kill('SIGCONT');
+    // Its old fencing token no longer writes: the write is refused as a lost lease (a write
+    // that got through would collide with the taker's sequence numbers: `store_failed`).
+    expect(await holder.next('halted')).toEqual({ halted: 'lease_lost', refused: 'lease_lost' });
+    expect((await holder.exited).code).toBe(0);
+    const got = outcomeOfRecords(await journalOf(schema), schema);
+    expect(got.duplicates).toEqual([]);
+    expect(got.agents).toEqual((await expectedOutcome()).agents);
   }, 120_000);
 });

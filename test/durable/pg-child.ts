@@ -1,8 +1,9 @@
 /**
  * A runtime process sharing one Postgres database with another, for the multi-node test.
  * `hold URL SCHEMA AFTER kill|stop`: creates the session, runs the scripted session and, once
- * AFTER records are stored, SIGKILLs or SIGSTOPs itself. Continued after a stop, it finds its
- * lease taken: its appends are refused, the runtime halts, and it prints `{"halted": code}`.
+ * AFTER records are stored, SIGKILLs itself (`kill`), or SIGSTOPs itself before its AFTERth
+ * record (`stop`). Continued after another node took the session over, it finds its lease
+ * taken: its appends are refused, the runtime halts, and it prints `{"halted": code}`.
  * `take URL SCHEMA`: waits for the session's lease, prints `{"acquired": ms}`, resumes the
  * session, runs it to the end and prints `{"done": true}`.
  */
@@ -21,16 +22,32 @@ if (mode === 'hold') {
   let appended = 1;
   const append = store.append.bind(store);
   store.append = (record) => {
+    if (how === 'stop' && ++appended === after) {
+      // Stopped right here, with this record not yet written: continued after another node
+      // took the lease over, the process writes it with its old fencing token.
+      say({ paused: Date.now() });
+      process.kill(process.pid, 'SIGSTOP');
+      say({ continued: Date.now() });
+      append(record);
+      return;
+    }
     append(record);
-    if (++appended === after) {
+    if (how !== 'stop' && ++appended === after) {
       void store.flush().then(() => {
         say({ paused: Date.now() });
-        process.kill(process.pid, how === 'stop' ? 'SIGSTOP' : 'SIGKILL');
+        process.kill(process.pid, 'SIGKILL');
       });
     }
   };
   store.onFailure((error) => {
-    say({ halted: error.code });
+    // Whatever this node tries to write now is refused as well.
+    let refused: string | undefined;
+    try {
+      store.append({ type: 'probe' });
+    } catch (e) {
+      refused = (e as { code?: string }).code;
+    }
+    say({ halted: error.code, refused });
     process.exit(0);
   });
   await runScenario(store, 'fresh');
