@@ -362,12 +362,17 @@ export function demoScript({ ms, watch }: DemoScriptOptions): Script {
 }
 
 /** The runtime options of the demo that do not depend on the host's terminal. */
-export function demoRuntimeOptions(clock: Clock, ms: (n: number) => number): Pick<RuntimeOptions, 'projectContext' | 'systemPrompt' | 'spawnPolicy' | 'tools' | 'taskHooks'> {
+export function demoRuntimeOptions(
+  clock: Clock,
+  ms: (n: number) => number,
+): Pick<RuntimeOptions, 'projectContext' | 'systemPrompt' | 'spawnPolicy' | 'tools' | 'taskHooks' | 'idempotentTools'> {
   return {
     projectContext: PROJECT_CONTEXT,
     systemPrompt: ROOT_SYSTEM_PROMPT,
     spawnPolicy: demoSpawnPolicy,
     tools: demoTools(clock, ms),
+    // The demo's tools only read, so a call a crash interrupted runs again on --resume.
+    idempotentTools: ['read_file', 'git_log', 'run_tests', 'run_bench'],
     taskHooks: [releasePolicyHook(clock, ms)],
   };
 }

@@ -79,14 +79,26 @@ export class SessionWatch {
     this.check();
   }
 
-  /** Whether the continuable agent (or the root) at `path` finished turn `turn` (zero-based). */
+  /**
+   * Whether the continuable agent (or the root) at `path` finished turn `turn` (zero-based).
+   * A resumed session's turns that ended before the crash count too: its dialogue holds their
+   * final answers (assistant replies without tool calls).
+   */
   turnEnded(path: string, turn: number): boolean {
-    return this.turns.has(`${path}#${turn}`);
+    if (this.turns.has(`${path}#${turn}`)) return true;
+    let answers = 0;
+    for (const entry of this.runtime?.dialogue(path)?.log ?? []) if (entry.kind === 'assistant' && entry.toolCalls.length === 0) answers++;
+    return answers > turn;
   }
 
-  /** Whether the agent at `path` has been in a state starting with `prefix`. */
+  /**
+   * Whether the agent at `path` has been in a state starting with `prefix`, is in it now, or has
+   * ended (a resumed session's agents went through their states before the crash).
+   */
   reached(path: string, prefix: string): boolean {
-    return (this.states.get(path) ?? []).some((state) => state.startsWith(prefix));
+    if ((this.states.get(path) ?? []).some((state) => state.startsWith(prefix))) return true;
+    const now = this.runtime?.stateOf(path);
+    return now === undefined ? this.runtime?.results.some((r) => r.path === path) === true : now.startsWith(prefix);
   }
 
   /** Whether the agent at `path` is now in a state starting with `prefix`. */

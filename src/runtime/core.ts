@@ -435,7 +435,15 @@ export class RuntimeCore {
     // Only turns the parent asked for are reported up; this keeps message loops impossible.
     const opener = report.openedBy;
     const fromParent = opener && opener.kind !== 'person' && opener.from === record.parentPath && (opener.kind === 'task' || opener.kind === 'message');
-    if (fromParent) this.deliverToInbox(record.parentPath, turnNotice(report), record.path);
+    // A microtask later: the agent's own idle state reaches the journal before its parent
+    // holds the notice, so a crash between the two cannot make a resume report the turn twice.
+    const parentPath = record.parentPath;
+    if (fromParent) queueMicrotask(() => this.deliverToInbox(parentPath, turnNotice(report), record.path));
+  }
+
+  /** Delivers a turn notice to a parent's inbox (resume: once, if owed). */
+  deliverTurnNotice(parentPath: string, text: string, from: string): void {
+    this.deliverToInbox(parentPath, text, from);
   }
 
   /** Delivers a settled subagent's result to its parent's inbox (resume: once, if owed). */
@@ -466,14 +474,23 @@ export class RuntimeCore {
     });
   }
 
-  /** Cancels the subtree under `path`, children before parents; reports what it stopped. */
-  cancel(path: string, reason?: string): CancelReport {
+  /**
+   * Cancels the subtree under `path`, children before parents; reports what it stopped. `call`
+   * names the `cancel_agent` call that asked for it, for the journal.
+   */
+  cancel(path: string, reason?: string, call?: { readonly by: string; readonly callId: string }): CancelReport {
+    const targets: AgentRecord[] = [];
     const stopped: CancelledAgent[] = [];
     for (const record of this.registry.subtreePostOrder(path)) {
       if (record.delivered || !record.actor) continue;
-      const state = this.stateOf(record.path) ?? 'reserved';
-      stopped.push({ path: record.path, state });
-      record.actor.send({ type: 'cancel', ...(reason ? { reason } : {}) });
+      targets.push(record);
+      stopped.push({ path: record.path, state: this.stateOf(record.path) ?? 'reserved' });
+    }
+    // Journaled before the first agent stops: a crash mid-cascade leaves a resume what to finish.
+    if (stopped.length > 0) this.journal?.cancelling({ path, ...(reason ? { reason } : {}), stopped, ...(call ? { call } : {}) });
+    for (const record of targets) {
+      // An agent an earlier one's cancellation already finished (its parent's cascade) is skipped.
+      if (!record.delivered) record.actor?.send({ type: 'cancel', ...(reason ? { reason } : {}) });
     }
     return { stopped };
   }

@@ -139,6 +139,11 @@ export function settlementNotice(result: AgentResult, choice: ResultMetadata = D
 }
 
 /** A continuable subagent's turn report for its parent's inbox. */
-export function turnNotice(report: TurnReport): string {
+export function turnNotice(report: Pick<TurnReport, 'path' | 'turn' | 'text'>): string {
   return `<subagent_turn>\n${canonicalJson({ agent_id: report.path, status: 'idle', turn: report.turn, result: report.text })}\n</subagent_turn>`;
+}
+
+/** What a `cancel_agent` call returns: what it stopped, children first. */
+export function cancelToolContent(stopped: readonly { readonly path: string; readonly state: string }[]): string {
+  return canonicalJson({ cancelled: stopped.map((s) => ({ agent_id: s.path, state: s.state })) });
 }

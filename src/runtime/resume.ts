@@ -22,15 +22,17 @@ import { resultOf, sampleInputOf } from '../../machines/agent.machine.js';
 import { selectSnapshot } from '../context/select.js';
 import type { ContextSpec } from '../context/types.js';
 import { Dialogue } from '../dialogue/dialogue.js';
-import type { ToolCall } from '../dialogue/entry.js';
+import type { ToolCall, UserOrigin } from '../dialogue/entry.js';
 import { deepFreeze } from '../dialogue/freeze.js';
 import { requestHeadHash } from '../request/serialize.js';
+import { canonicalJson } from '../request/canonical.js';
 import type { SystemConfiguration } from '../request/types.js';
 import { replayJournal, type AgentImage, type SessionImage } from '../store/replay.js';
+import type { CancelRecord } from '../store/records.js';
 import type { SessionStore } from '../store/types.js';
 import { RuntimeCore, sanitizingObserver } from './core.js';
 import { RuntimeError } from './errors.js';
-import { firstTurnToolContent, receiptToolContent, resultToolContent } from './reports.js';
+import { cancelToolContent, firstTurnToolContent, receiptToolContent, resultToolContent, turnNotice } from './reports.js';
 import { runtimeOf } from './runtime.js';
 import type { Runtime, RuntimeOptions } from './types.js';
 
@@ -98,8 +100,37 @@ class Restorer {
     for (const agent of this.image.agents.values()) this.restore(agent);
     for (const close of this.closeAccounts) close();
     for (const r of this.restored) r.actor.start();
-    for (const r of this.restored) this.answerPending(r);
+    for (const r of this.restored) this.listenForFirstReports(r);
+    // A cancellation the crash cut short is finished, children first, before anything is
+    // delivered: an agent it was cancelling receives no result now.
+    for (const cancel of this.image.cancels) {
+      if (this.core.registry.get(cancel.path)?.delivered === false) this.core.cancel(cancel.path, cancel.reason);
+    }
+    // Results owed before the pending calls' answers, as in the run: a subagent's result
+    // reaches its parent before the tool call that ended it returns.
     for (const agent of this.image.agents.values()) this.deliverIfOwed(agent);
+    for (const r of this.restored) this.deliverTurnIfOwed(r);
+    for (const r of this.restored) this.answerPending(r);
+  }
+
+  /**
+   * Delivers the notice of a turn a subagent ended before the crash when its parent's journal
+   * does not hold it (the agent's idle state is journaled before its parent gets the notice).
+   */
+  private deliverTurnIfOwed(r: Restored): void {
+    const { agent } = r;
+    const parent = agent.spawn.parent;
+    if (parent === null || agent.result || agent.state !== 'running.idle' || agent.turns === 0) return;
+    const opener = agent.openedBy;
+    if (!opener || opener.kind === 'person' || opener.from !== parent || (opener.kind !== 'task' && opener.kind !== 'message')) return;
+    // A caller-delivery subagent's first turn answers the Agent call instead.
+    if (agent.turns === 1 && agent.spawn.input['delivery'] === 'caller') return;
+    const parentImage = this.image.agents.get(parent);
+    const context = r.actor.getSnapshot().context as AgentContext;
+    const text = turnNotice({ path: agent.spawn.path, text: context.lastText, turn: agent.turns - 1 });
+    const held = (t: string, origin: UserOrigin): boolean => origin.kind === 'notice' && origin.from === agent.spawn.path && t === text;
+    if (parentImage?.entries.some((e) => e.kind === 'user' && held(e.text, e.origin)) || parentImage?.queued.some((q) => held(q.text, q.origin))) return;
+    this.core.deliverTurnNotice(parent, text, agent.spawn.path);
   }
 
   private head(hash: string): SystemConfiguration {
@@ -245,7 +276,21 @@ class Restorer {
     for (const call of context.dialogue.pendingCalls()) {
       const child = call.name === 'Agent' ? this.byCall.get(`${path}\n${call.id}`) : undefined;
       // An Agent call whose spawn never reached the journal had no effect yet: run it again.
-      const repeat = call.name === 'Agent' ? child === undefined : REPEATABLE_BUILTINS.has(call.name) || idempotent.has(call.name);
+      // A cancel_agent call whose cancellation began is answered with the report it had.
+      // The coordination tools' effects are journaled, so each runs again exactly when it had
+      // none yet: a message that did not reach the target's journal, a cancellation whose
+      // record was not written (it is written before anything stops), a close the target's
+      // journal does not show.
+      const repeat =
+        call.name === 'Agent'
+          ? child === undefined
+          : call.name === 'send_message'
+            ? this.messageDelivered(agent, context, call) === undefined
+            : call.name === 'cancel_agent'
+              ? this.cancelOf(path, call.id) === undefined
+              : call.name === 'close_agent'
+                ? this.closed(call) === undefined
+                : REPEATABLE_BUILTINS.has(call.name) || idempotent.has(call.name);
       if (repeat) repeated.push(call);
       else answers.push(call);
     }
@@ -254,21 +299,80 @@ class Restorer {
     return { children, answers };
   }
 
+  /**
+   * The target of a pending `send_message` call whose message the journal shows delivered, or
+   * undefined when it was not (then it is sent again). Delivery is told by counting: the target
+   * received more such messages from this sender than the sender's answered calls account for.
+   */
+  private messageDelivered(sender: AgentImage, context: AgentContext, call: ToolCall): string | undefined {
+    const args = call.arguments as { readonly agent_id?: unknown; readonly message?: unknown } | null;
+    if (typeof args?.agent_id !== 'string' || typeof args.message !== 'string' || !args.agent_id.startsWith('/')) return undefined;
+    const to = args.agent_id.replace(/\/+$/, '');
+    const from = sender.spawn.path;
+    const target = this.image.agents.get(to);
+    if (!target) return undefined;
+    const same = (text: string, origin: UserOrigin): boolean => origin.kind === 'message' && origin.from === from && text === args.message;
+    let received = 0;
+    for (const entry of target.entries) if (entry.kind === 'user' && same(entry.text, entry.origin)) received++;
+    for (const item of target.queued) if (same(item.text, item.origin)) received++;
+    const pending = new Set(context.dialogue.pendingCalls().map((c) => c.id));
+    let answered = 0;
+    for (const entry of context.dialogue.log) {
+      if (entry.kind !== 'assistant') continue;
+      for (const c of entry.toolCalls) {
+        const a = c.arguments as { readonly agent_id?: unknown; readonly message?: unknown } | null;
+        if (c.name === 'send_message' && !pending.has(c.id) && a?.agent_id === args.agent_id && a.message === args.message) answered++;
+      }
+    }
+    return received > answered ? to : undefined;
+  }
+
+  /** The target of a pending `close_agent` call when the journal shows it closing or ended. */
+  private closed(call: ToolCall): string | undefined {
+    const id = (call.arguments as { readonly agent_id?: unknown } | null)?.agent_id;
+    if (typeof id !== 'string' || !id.startsWith('/')) return undefined;
+    const to = id.replace(/\/+$/, '');
+    const target = this.image.agents.get(to);
+    return target && (target.close || target.result) ? to : undefined;
+  }
+
+  /** The journaled cancellation `by`'s call `callId` began, if any. */
+  private cancelOf(by: string, callId: string): CancelRecord | undefined {
+    return this.image.cancels.find((c) => c.call?.by === by && c.call.callId === callId);
+  }
+
   /** Answers the pending calls the restored actor does not run again. */
   private answerPending(r: Restored): void {
     const path = r.agent.spawn.path;
     for (const call of r.answers) {
       const child = call.name === 'Agent' ? this.byCall.get(`${path}\n${call.id}`) : undefined;
-      if (!child) {
+      const cancel = this.cancelOf(path, call.id);
+      const delivered = call.name === 'send_message' ? this.messageDelivered(r.agent, r.actor.getSnapshot().context as AgentContext, call) : undefined;
+      const closed = call.name === 'close_agent' ? this.closed(call) : undefined;
+      if (closed !== undefined) {
+        r.actor.send({ type: 'tool.result', callId: call.id, toolName: call.name, content: canonicalJson({ agent_id: closed, status: 'closing' }), isError: false });
+      } else if (delivered !== undefined) {
+        r.actor.send({ type: 'tool.result', callId: call.id, toolName: call.name, content: canonicalJson({ delivered_to: delivered, status: 'delivered' }), isError: false });
+      } else if (cancel) {
+        r.actor.send({ type: 'tool.result', callId: call.id, toolName: call.name, content: cancelToolContent(cancel.stopped), isError: false });
+      } else if (!child) {
         const content = `Error (interrupted): the session stopped while this "${call.name}" call was running, so whether it took effect is unknown; check before repeating it.`;
         r.actor.send({ type: 'tool.result', callId: call.id, toolName: call.name, content, isError: true });
       } else if (child.spawn.input['delivery'] === 'parent') {
         const content = receiptToolContent({ path: child.spawn.path, context: String(child.spawn.input['contextLabel']), lifetime: String(child.spawn.input['lifetime']) });
         r.actor.send({ type: 'tool.result', callId: call.id, toolName: 'Agent', content, isError: false });
-      } else if (!child.result) {
-        this.awaitFirstReport(r.actor, child, call.id);
       }
-      // A settled caller-delivery subagent's result is delivered by deliverIfOwed.
+      // A caller-delivery subagent answers through its first report (listenForFirstReports);
+      // a settled one's result is delivered by deliverIfOwed.
+    }
+  }
+
+  /** Live caller-delivery subagents will answer their parents' pending Agent calls. */
+  private listenForFirstReports(r: Restored): void {
+    const path = r.agent.spawn.path;
+    for (const call of r.answers) {
+      const child = call.name === 'Agent' ? this.byCall.get(`${path}\n${call.id}`) : undefined;
+      if (child && child.spawn.input['delivery'] !== 'parent' && !child.result) this.awaitFirstReport(r.actor, child, call.id);
     }
   }
 
@@ -277,16 +381,25 @@ class Restorer {
     const path = child.spawn.path;
     const record = this.core.registry.get(path);
     if (!record) return;
-    const answer = (content: string, isError: boolean): void => parent.send({ type: 'tool.result', callId, toolName: 'Agent', content, isError });
+    const parentPath = child.spawn.parent;
+    const answer = (content: string, isError: boolean): void => {
+      // A parent that finished meanwhile (a cascade cancelled it) takes no answer.
+      if (parentPath === null || this.core.registry.get(parentPath)?.delivered !== false) return;
+      parent.send({ type: 'tool.result', callId, toolName: 'Agent', content, isError });
+    };
     if (child.state === 'running.idle' && child.turns > 0) {
       const text = this.restored.find((r) => r.agent === child)?.actor.getSnapshot().context.lastText ?? '';
       answer(firstTurnToolContent({ path, text, turn: child.turns - 1 }), false);
       return;
     }
+    // Answered a microtask later, as a live spawn's awaited `firstReport` is: a cascade that
+    // cancels this child and then its parent reaches the parent first, so both runs agree.
     record.onFirstReport = (report) =>
-      report.kind === 'result'
-        ? answer(resultToolContent(report.result), report.result.status !== 'completed')
-        : answer(firstTurnToolContent({ path, text: report.text, turn: report.turn }), false);
+      queueMicrotask(() =>
+        report.kind === 'result'
+          ? answer(resultToolContent(report.result), report.result.status !== 'completed')
+          : answer(firstTurnToolContent({ path, text: report.text, turn: report.turn }), false),
+      );
   }
 
   /** Delivers a result the journal shows settled but not delivered, exactly once. */

@@ -8,7 +8,7 @@ import { canonicalJson } from '../request/canonical.js';
 import { isBuiltinTool, parseToolArguments } from '../request/tools.js';
 import type { RuntimeCore } from './core.js';
 import { errorCode, RuntimeError } from './errors.js';
-import { firstTurnToolContent, receiptToolContent, resultToolContent } from './reports.js';
+import { cancelToolContent, firstTurnToolContent, receiptToolContent, resultToolContent } from './reports.js';
 import { spawnSubagent } from './spawn.js';
 import { checkToolCall } from '../policy/tool-permissions.js';
 import { isWithin } from './paths.js';
@@ -28,6 +28,10 @@ function failure(error: unknown): ToolOutcome {
 
 /** Runs a tool call; resolves with its outcome, never rejects. */
 export async function executeTool(core: RuntimeCore, input: ToolInput, signal: AbortSignal): Promise<ToolOutcome> {
+  // A step's calls start once the transition that invoked them has ended and its observers
+  // (the journal among them) have seen the reply: a crash never leaves an effect, such as a
+  // spawn or a cancellation, journaled without the call that caused it.
+  await Promise.resolve();
   try {
     return await dispatch(core, input, signal);
   } catch (error) {
@@ -74,8 +78,8 @@ async function dispatch(core: RuntimeCore, { path, call }: ToolInput, signal: Ab
     case 'cancel_agent': {
       const target = core.resolveTarget(parsed.args.agent_id);
       requireDescendant(path, target, 'cancel');
-      const report = core.cancel(target, `cancelled by ${path}`);
-      return ok(canonicalJson({ cancelled: report.stopped.map((s) => ({ agent_id: s.path, state: s.state })) }));
+      const report = core.cancel(target, `cancelled by ${path}`, { by: path, callId: call.id });
+      return ok(cancelToolContent(report.stopped));
     }
     case 'close_agent': {
       const target = core.resolveTarget(parsed.args.agent_id);

@@ -4,8 +4,11 @@
  */
 import { StoreError, type JournalRecord } from './types.js';
 
-/** The journal format this version writes. Journals of a newer format are refused. */
-export const JOURNAL_FORMAT = 1;
+/**
+ * The journal format this version writes. Journals of a newer format are refused; older ones
+ * are read (format 2 added `cancel` records, which a format-1 journal simply has none of).
+ */
+export const JOURNAL_FORMAT = 2;
 
 /** The first record of every journal. */
 export interface SessionHeader extends JournalRecord {
@@ -25,6 +28,7 @@ export const RECORD_TYPES: ReadonlySet<string> = new Set([
   'background',
   'result',
   'release',
+  'cancel',
 ]);
 
 /** The header record of a new session. */

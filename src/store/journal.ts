@@ -15,7 +15,7 @@ import type { Entry, UserOrigin } from '../dialogue/entry.js';
 import type { DialogueView } from '../dialogue/types.js';
 import type { Usage } from '../model/adapter.js';
 import { requestHeadHash } from '../request/serialize.js';
-import type { AdvanceRecord, SessionRecord, SpawnRecord } from './records.js';
+import type { AdvanceRecord, CancelRecord, SessionRecord, SpawnRecord } from './records.js';
 import type { AgentImage, SessionImage } from './replay.js';
 import type { JournalRecord, SessionStore } from './types.js';
 
@@ -156,6 +156,11 @@ export class SessionJournal {
     for (let p = w.seedLength + w.own; p < dialogue.length; p++) out.push(dialogue.at(p)!);
     w.own += out.length;
     return out;
+  }
+
+  /** A cancellation is about to stop these agents (see {@link CancelRecord}). */
+  cancelling(record: Omit<CancelRecord, 'type'>): void {
+    this.append({ type: 'cancel', ...record });
   }
 
   /** An agent settled: its last entries, its result, then the release of its path and slot. */

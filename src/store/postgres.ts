@@ -16,7 +16,7 @@ import { hostname } from 'node:os';
 import pg from 'pg';
 import { nanoid } from 'nanoid';
 import { FailureState } from './failure.js';
-import { parseRecord, sessionHeader } from './format.js';
+import { JOURNAL_FORMAT, parseRecord, sessionHeader } from './format.js';
 import { StoreError, type JournalRecord, type SessionStore } from './types.js';
 
 /** Options of {@link createPostgresStore} and {@link openPostgresStore}. */
@@ -105,8 +105,8 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   const sessionId = options.sessionId ?? `session_${nanoid(12)}`;
   try {
     const created = await setup.pool.query<{ lease_token: string }>(
-      `INSERT INTO ${setup.schema}.sessions (session_id, format, lease_owner, lease_token, lease_expires) VALUES ($1, 1, $2, 1, now() + $3 * interval '1 millisecond') ON CONFLICT (session_id) DO NOTHING RETURNING lease_token`,
-      [sessionId, setup.node, setup.leaseMs],
+      `INSERT INTO ${setup.schema}.sessions (session_id, format, lease_owner, lease_token, lease_expires) VALUES ($1, $4, $2, 1, now() + $3 * interval '1 millisecond') ON CONFLICT (session_id) DO NOTHING RETURNING lease_token`,
+      [sessionId, setup.node, setup.leaseMs, JOURNAL_FORMAT],
     );
     if (created.rowCount !== 1) throw new StoreError('session_exists', `session ${sessionId} already exists in ${setup.schema}; resume it with openPostgresStore`);
     const store = new PostgresSessionStore(setup, sessionId, created.rows[0]!.lease_token, [], 0);

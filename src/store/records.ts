@@ -92,5 +92,21 @@ export interface ReleaseRecord {
   readonly path: string;
 }
 
+/**
+ * A cancellation began: written before its first agent is cancelled, so a resume finishes a
+ * cascade a crash cut short (children first, as it had begun), and answers the `cancel_agent`
+ * call that started it with the report it had.
+ */
+export interface CancelRecord {
+  readonly type: 'cancel';
+  /** The top of the cancelled subtree. */
+  readonly path: string;
+  readonly reason?: string;
+  /** What the cancellation stopped, children before parents, with the state each was in. */
+  readonly stopped: readonly { readonly path: string; readonly state: string }[];
+  /** The agent whose `cancel_agent` call started it, and that call's id. */
+  readonly call?: { readonly by: string; readonly callId: string };
+}
+
 /** Any record after the header. */
-export type SessionRecord = BlobRecord | SpawnRecord | AdvanceRecord | HookRecord | BackgroundRecord | ResultRecord | ReleaseRecord;
+export type SessionRecord = BlobRecord | SpawnRecord | AdvanceRecord | HookRecord | BackgroundRecord | ResultRecord | ReleaseRecord | CancelRecord;

@@ -6,7 +6,7 @@
 import type { AgentResult, InboxItem } from '../../machines/agent.types.js';
 import type { Entry, UserOrigin } from '../dialogue/entry.js';
 import { ZERO_USAGE, type Usage } from '../model/adapter.js';
-import type { AdvanceRecord, SessionRecord, SpawnRecord } from './records.js';
+import type { AdvanceRecord, CancelRecord, SessionRecord, SpawnRecord } from './records.js';
 import { StoreError, type JournalRecord } from './types.js';
 
 /** One agent as the journal left it. */
@@ -41,6 +41,8 @@ export interface SessionImage {
   readonly blobs: ReadonlyMap<string, unknown>;
   /** Number of records, the header included. */
   readonly records: number;
+  /** Cancellations, in the order they began. */
+  readonly cancels: readonly CancelRecord[];
 }
 
 const INBOX_ORIGINS: ReadonlySet<string> = new Set(['person', 'message', 'notice']);
@@ -53,6 +55,7 @@ export function replayJournal(records: readonly JournalRecord[], location: strin
   }
   const agents = new Map<string, AgentImage>();
   const blobs = new Map<string, unknown>();
+  const cancels: CancelRecord[] = [];
   // `${parent}\n${callId}` → subagent path, to recognise the Agent call that delivered a result.
   const byCall = new Map<string, string>();
   const agentOf = (path: unknown, index: number): AgentImage => {
@@ -106,11 +109,15 @@ export function replayJournal(records: readonly JournalRecord[], location: strin
       case 'release':
         agentOf(record.path, i).released = true;
         break;
+      case 'cancel':
+        agentOf(record.path, i);
+        cancels.push(record);
+        break;
       default:
         throw new StoreError('corrupt_journal', `${location}: record ${i + 1} has the foreign type ${JSON.stringify((record as JournalRecord).type)}`);
     }
   }
-  return { sessionId: header['sessionId'], agents, blobs, records: records.length };
+  return { sessionId: header['sessionId'], agents, blobs, records: records.length, cancels };
 }
 
 function advance(agent: AgentImage, record: AdvanceRecord, agents: ReadonlyMap<string, AgentImage>, byCall: ReadonlyMap<string, string>): void {
