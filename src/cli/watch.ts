@@ -24,9 +24,12 @@ export class SessionWatch {
   private waiters: Waiter[] = [];
   private over = false;
   private reading: AbortController | undefined;
+  /** The runtime attached or seeded from: what a resumed session did before the crash. */
+  private runtime: Runtime | undefined;
 
   /** Reads `runtime`'s event stream until {@link detach}; or feed events with {@link handle}. */
   attach(runtime: Runtime): void {
+    this.runtime = runtime;
     const reading = new AbortController();
     this.reading = reading;
     void (async () => {
@@ -36,6 +39,7 @@ export class SessionWatch {
 
   /** Records the agents alive now (a resumed session's), before any event about them. */
   seed(runtime: Runtime): void {
+    this.runtime = runtime;
     for (const info of runtime.list()) {
       this.states.set(info.path, [info.state]);
       if (isBusy(info.state)) this.busy.add(info.path);
