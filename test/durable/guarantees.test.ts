@@ -121,7 +121,8 @@ describe('resume guarantees', () => {
     const store = newStore();
     const runtime = createRuntime({ model: recordingModel(script), store, tools });
     void runtime.prompt('ship it');
-    await new Promise<void>((resolve) => runtime.on('change', () => calls.length === 2 && resolve()));
+    // The step's calls start once the reply is journaled, a turn of the event loop later.
+    while (calls.length < 2) await new Promise<void>((r) => setImmediate(r));
     while (runtime.dialogue('/root')!.pendingCalls().length !== 1) await new Promise<void>((r) => setImmediate(r));
     const copy = await crashCopy(store);
     const copy2 = await crashCopy(store);
