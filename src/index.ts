@@ -108,6 +108,7 @@ export type {
   CompactionEntry,
   Entry,
   JsonValue,
+  ProviderMetadata,
   ReasoningPart,
   ToolCall,
   ToolResultEntry,

@@ -36,11 +36,19 @@ export interface UserEntry {
   readonly attachments: readonly Attachment[];
 }
 
-/** One tool call requested by the model. `id` is unique within the dialogue. */
+/** Opaque provider data a reply part carries and the provider wants back, by provider. */
+export type ProviderMetadata = { readonly [provider: string]: { readonly [key: string]: JsonValue } };
+
+/**
+ * One tool call requested by the model. `id` is unique within the dialogue. `providerMetadata`
+ * is kept when the provider attached some (Gemini's thought signature on a function call) and
+ * sent back with the call.
+ */
 export interface ToolCall {
   readonly id: string;
   readonly name: string;
   readonly arguments: JsonValue;
+  readonly providerMetadata?: ProviderMetadata;
 }
 
 /**
@@ -51,7 +59,7 @@ export interface ToolCall {
 export interface ReasoningPart {
   /** The reasoning text (empty for redacted reasoning, whose content is in the metadata). */
   readonly text: string;
-  readonly providerMetadata?: { readonly [provider: string]: { readonly [key: string]: JsonValue } };
+  readonly providerMetadata?: ProviderMetadata;
 }
 
 /**
@@ -126,7 +134,9 @@ export function assistantEntry(input: { text?: string; toolCalls?: readonly Tool
     kind: 'assistant',
     id: input.id ?? newId('a'),
     text: input.text ?? '',
-    toolCalls: (input.toolCalls ?? []).map((c) => ({ id: c.id, name: c.name, arguments: c.arguments })),
+    toolCalls: (input.toolCalls ?? []).map((c) =>
+      c.providerMetadata === undefined ? { id: c.id, name: c.name, arguments: c.arguments } : { id: c.id, name: c.name, arguments: c.arguments, providerMetadata: c.providerMetadata },
+    ),
     ...(reasoning.length > 0 ? { reasoning } : {}),
   });
 }

@@ -133,7 +133,15 @@ export function toV3Prompt(request: ModelRequest, options: { readonly cacheHints
           content.push({ type: 'reasoning', text: part.text, ...(part.providerMetadata ? { providerOptions: part.providerMetadata as SharedV3ProviderOptions } : {}) });
         }
         if (entry.text !== '') content.push({ type: 'text', text: entry.text });
-        for (const call of entry.toolCalls) content.push({ type: 'tool-call', toolCallId: call.id, toolName: call.name, input: replayInput(call.arguments) });
+        for (const call of entry.toolCalls) {
+          content.push({
+            type: 'tool-call',
+            toolCallId: call.id,
+            toolName: call.name,
+            input: replayInput(call.arguments),
+            ...(call.providerMetadata ? { providerOptions: call.providerMetadata as SharedV3ProviderOptions } : {}),
+          });
+        }
         if (content.length > 0) prompt.push({ role: 'assistant', content });
         break;
       }

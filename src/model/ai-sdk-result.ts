@@ -52,6 +52,12 @@ export function fromV3FinishReason(reason: LanguageModelV3FinishReason): string 
   return (STOP_REASONS as Readonly<Record<string, string>>)[reason.unified] ?? reason.raw ?? 'other';
 }
 
+/** A V3 tool call as the dialogue keeps it: input parsed, provider metadata (Gemini's thought signature) kept to send back. */
+export function toolCallOf(part: { readonly toolCallId: string; readonly toolName: string; readonly input: string; readonly providerMetadata?: SharedV3ProviderMetadata }): ToolCall {
+  const call = { id: part.toolCallId, name: part.toolName, arguments: parseToolInput(part.input) };
+  return part.providerMetadata === undefined ? call : { ...call, providerMetadata: part.providerMetadata as NonNullable<ToolCall['providerMetadata']> };
+}
+
 /** A V3 reasoning part as the dialogue keeps it: its text, and its provider metadata when it has any. */
 export function reasoningPart(text: string, providerMetadata: SharedV3ProviderMetadata | undefined): ReasoningPart {
   return providerMetadata === undefined ? { text } : { text, providerMetadata: providerMetadata as ReasoningPart['providerMetadata'] & object };
@@ -72,7 +78,7 @@ export function fromV3Result(result: LanguageModelV3GenerateResult): ModelRespon
     if (part.type === 'text') text += part.text;
     else if (part.type === 'reasoning') reasoning.push(reasoningPart(part.text, part.providerMetadata));
     else if (part.type === 'tool-call' && part.providerExecuted !== true) {
-      toolCalls.push({ id: part.toolCallId, name: part.toolName, arguments: parseToolInput(part.input) });
+      toolCalls.push(toolCallOf(part));
     }
   }
   return {

@@ -6,7 +6,7 @@ import type { LanguageModelV3FinishReason, LanguageModelV3StreamPart, LanguageMo
 import type { ReasoningPart, ToolCall } from '../dialogue/entry.js';
 import { abortError } from './abort.js';
 import type { ModelDelta, ModelResponse } from './adapter.js';
-import { fromV3FinishReason, fromV3Usage, parseToolInput, reasoningPart } from './ai-sdk-result.js';
+import { fromV3FinishReason, fromV3Usage, reasoningPart, toolCallOf } from './ai-sdk-result.js';
 
 /** One reasoning block being streamed: its text so far and its latest provider metadata. */
 interface OpenReasoning {
@@ -72,7 +72,7 @@ export async function collectV3Stream(
           closeReasoning(part.id, part.providerMetadata);
           break;
         case 'tool-call':
-          if (part.providerExecuted !== true) toolCalls.push({ id: part.toolCallId, name: part.toolName, arguments: parseToolInput(part.input) });
+          if (part.providerExecuted !== true) toolCalls.push(toolCallOf(part));
           break;
         case 'finish':
           usage = part.usage;

@@ -10,7 +10,7 @@
  * digits (`"42"`) is read as that number; anything else (missing, NaN, ±Infinity, negative,
  * another type) counts as 0. Fields that are not part of {@link ReplyUsage} are dropped.
  */
-import type { ReasoningPart, ToolCall } from '../dialogue/entry.js';
+import type { ProviderMetadata, ReasoningPart, ToolCall } from '../dialogue/entry.js';
 import { canonicalJson } from '../request/canonical.js';
 import type { ModelResponse, ReplyUsage } from './adapter.js';
 import type { SummaryResult } from './summarizer.js';
@@ -62,6 +62,9 @@ export function normalizeResponse(raw: unknown): ModelResponse {
   const rawCalls = readField(reply, 'toolCalls');
   const toolCalls = rawCalls === undefined || rawCalls === null ? [] : rawCalls;
   if (!Array.isArray(toolCalls)) throw new TypeError('the model returned tool calls that are not a list');
+  toolCalls.forEach((call: unknown, index) => {
+    if (typeof call === 'object' && call !== null) checkMetadata(readField(call as Record<string, unknown>, 'providerMetadata'), `tool call ${index}`);
+  });
   const rawStop = readField(reply, 'stopReason');
   const stopReason = typeof rawStop === 'string' ? rawStop : undefined;
   const reasoning = normalizeReasoning(readField(reply, 'reasoning'));
@@ -85,17 +88,24 @@ function normalizeReasoning(raw: unknown): ReasoningPart[] {
   return raw.map((part: unknown, index) => {
     const text = typeof part === 'object' && part !== null ? readField(part as Record<string, unknown>, 'text') : undefined;
     if (typeof text !== 'string') throw new TypeError(`the model returned reasoning part ${index} without text`);
-    const metadata = readField(part as Record<string, unknown>, 'providerMetadata');
-    if (metadata === undefined) return { text };
-    if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) throw new TypeError(`the model returned reasoning part ${index} with provider metadata that is not an object`);
-    try {
-      // Checked now: the metadata becomes part of every later request's canonical bytes.
-      canonicalJson(metadata);
-    } catch (error) {
-      throw new TypeError(`the model returned reasoning part ${index} with provider metadata that is not JSON: ${error instanceof Error ? error.message : String(error)}`);
-    }
-    return { text, providerMetadata: metadata as NonNullable<ReasoningPart['providerMetadata']> };
+    const metadata = checkMetadata(readField(part as Record<string, unknown>, 'providerMetadata'), `reasoning part ${index}`);
+    return metadata === undefined ? { text } : { text, providerMetadata: metadata };
   });
+}
+
+/**
+ * Provider metadata a reply part may carry (absent, or a JSON object), checked now because it
+ * becomes part of every later request's canonical bytes. @throws TypeError naming the part.
+ */
+function checkMetadata(metadata: unknown, part: string): ProviderMetadata | undefined {
+  if (metadata === undefined) return undefined;
+  if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) throw new TypeError(`the model returned ${part} with provider metadata that is not an object`);
+  try {
+    canonicalJson(metadata);
+  } catch (error) {
+    throw new TypeError(`the model returned ${part} with provider metadata that is not JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return metadata as ProviderMetadata;
 }
 
 /**

@@ -109,7 +109,11 @@ function messageFrame(entry: Entry): string {
         role: 'assistant',
         text: entry.text,
         ...(entry.toolCalls.length > 0
-          ? { toolCalls: entry.toolCalls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments })) }
+          ? {
+              toolCalls: entry.toolCalls.map((c) =>
+                c.providerMetadata === undefined ? { id: c.id, name: c.name, arguments: c.arguments } : { id: c.id, name: c.name, arguments: c.arguments, providerMetadata: c.providerMetadata },
+              ),
+            }
           : {}),
         // Reasoning is sent back to the provider, so it is part of the request's bytes.
         ...(entry.reasoning !== undefined && entry.reasoning.length > 0 ? { reasoning: entry.reasoning } : {}),

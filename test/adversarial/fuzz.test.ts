@@ -178,6 +178,7 @@ describe('misbehaving models', () => {
     ['a call without a name', () => ({ text: '', toolCalls: [{ id: 'n', arguments: {} }], usage }), /without an id or name/],
     ['reasoning that is not a list', () => ({ text: 'x', reasoning: 'thinking', usage }), /reasoning that is not a list/],
     ['reasoning metadata that is not JSON', () => ({ text: 'x', reasoning: [{ text: 't', providerMetadata: { p: { n: Number.NaN } } }], usage }), /not JSON/],
+    ['tool call metadata that is not an object', () => ({ text: '', toolCalls: [{ id: 'm', name: 'echo', arguments: { text: 'a' }, providerMetadata: 'sig' }], usage }), /tool call 0 with provider metadata that is not an object/],
     ['never resolves', () => new Promise(() => undefined), /timed out after 1000 ms/, 'hangs'],
   ];
 

@@ -255,6 +255,30 @@ describe('aiSdkModel: reasoning round-trip', () => {
   });
 });
 
+describe('aiSdkModel: tool-call provider metadata', () => {
+  it("sends a tool call's provider metadata (Gemini's thought signature) back with the call", async () => {
+    const model = new MockLanguageModelV3({
+      provider: 'google.generative-ai',
+      modelId: 'gemini-test',
+      doGenerate: [
+        {
+          content: [{ type: 'tool-call', toolCallId: 'fc_1', toolName: 'read_file', input: '{"path":"c.ts"}', providerMetadata: { google: { thoughtSignature: 'ts-1' } } }],
+          finishReason: { unified: 'tool-calls', raw: 'STOP' },
+          usage: usage(5, 5),
+          warnings: [],
+        },
+        textResult('c.ts is fine.'),
+      ],
+    });
+    const readFile = defineRuntimeTool({ name: 'read_file', description: 'Reads a file.', schema: z.object({ path: z.string() }), execute: () => '' });
+    const rt = createRuntime({ model: aiSdkModel(model), tools: [readFile] });
+    await expect(rt.prompt('Check c.ts')).resolves.toMatchObject({ status: 'completed' });
+    expect(model.doGenerateCalls[1]!.prompt.find((m) => m.role === 'assistant')?.content).toEqual([
+      { type: 'tool-call', toolCallId: 'fc_1', toolName: 'read_file', input: { path: 'c.ts' }, providerOptions: { google: { thoughtSignature: 'ts-1' } } },
+    ]);
+  });
+});
+
 describe('aiSdkModel in a streaming runtime', () => {
   it('a host iterating events gets the deltas; a 429 in the stream is retried; the reasoning goes back on the tool step', async () => {
     const limited = new APICallError({ message: 'rate limited', url: 'u', requestBodyValues: {}, statusCode: 429, responseHeaders: { 'retry-after-ms': '20' } });

@@ -36,7 +36,18 @@ const entry: fc.Arbitrary<Entry> = fc.oneof(
     .record({
       id,
       text,
-      calls: fc.array(fc.record({ id, name: fc.constantFrom('shell', 'read_file'), arguments: fc.jsonValue({ maxDepth: 2 }).map((v) => v as JsonValue) }), { maxLength: 2 }),
+      calls: fc.array(
+        fc.record(
+          {
+            id,
+            name: fc.constantFrom('shell', 'read_file'),
+            arguments: fc.jsonValue({ maxDepth: 2 }).map((v) => v as JsonValue),
+            providerMetadata: fc.record({ google: fc.record({ thoughtSignature: id }) }),
+          },
+          { requiredKeys: ['id', 'name', 'arguments'] },
+        ),
+        { maxLength: 2 },
+      ),
       // Reasoning parts with opaque provider metadata travel with the reply and back to the provider.
       reasoning: fc.array(fc.record({ text, providerMetadata: fc.option(fc.record({ anthropic: fc.record({ signature: id }) }), { nil: undefined }) }, { requiredKeys: ['text'] }), { maxLength: 2 }),
     })

@@ -78,6 +78,8 @@ describe('serializeMessage', () => {
       '{"frame":"message","reasoning":[{"providerMetadata":{"anthropic":{"signature":"s1"}},"text":"think"}],"role":"assistant","text":"Done."}\n',
     );
     expect(serializeMessage(assistantEntry({ id: 'a6', text: 'Done.', reasoning: [] }))).toBe('{"frame":"message","role":"assistant","text":"Done."}\n');
+    const signed = assistantEntry({ id: 'a8', toolCalls: [{ id: 'c', name: 't', arguments: {}, providerMetadata: { google: { thoughtSignature: 'x' } } }] });
+    expect(serializeMessage(signed)).toBe('{"frame":"message","role":"assistant","text":"","toolCalls":[{"arguments":{},"id":"c","name":"t","providerMetadata":{"google":{"thoughtSignature":"x"}}}]}\n');
     expect(serializeMessage(withReasoning)).not.toBe(serializeMessage(assistantEntry({ id: 'a7', text: 'Done.', reasoning: [{ text: 'think', providerMetadata: { anthropic: { signature: 's2' } } }] })));
   });
 
