@@ -17,6 +17,7 @@ import { composeInitialTask } from '../src/request/compose-task.js';
 import { assertAgentInput, freezeAgentInput } from './agent.input.js';
 import { SUBAGENT_ID_PREFIX } from './subagent-ids.js';
 import type { AgentStateMeta } from './agent.meta.js';
+import { cancelSubagents, createSubagent, releaseSubagent, subagentOf, subagentsOf, superviseSubagents } from './subagents.js';
 import { outputInstruction, repairInstruction } from '../src/request/output-schema.js';
 import { prefixReuseOf, requestBytesOf } from '../src/request/prefix-reuse.js';
 import type {
@@ -65,6 +66,12 @@ export const agentMachine = setup({
      * `toolStepLogic(execute)` builds it from a per-call function.
      */
     runToolCalls: fromCallback<AgentEvent, ToolStepInput>(() => notProvided('runToolCalls')()),
+    /**
+     * Lives as long as the agent and does nothing until it is stopped; then it cancels the
+     * subagents the agent still holds. XState stops only `children` when an actor is stopped,
+     * and subagents are held outside them (see machines/subagents.ts).
+     */
+    superviseSubagents,
   },
   actions: {
     /** Runtime hook: the agent entered `running` and becomes addressable. */
@@ -73,6 +80,32 @@ export const agentMachine = setup({
     releaseAndReport: (_, _params: { result: AgentResult; dialogue: DialogueView }) => {},
     /** A subagent's actor ended abnormally; the runtime has already delivered its result. */
     noteSubagentEnded: () => {},
+    /**
+     * Runtime hook: a subagent's actor exists and is about to start (`subagentOf(self, path)`
+     * finds it; the runtime watches it from here).
+     */
+    adoptSubagent: (_, _params: { path: string }) => {},
+    /**
+     * Creates a subagent's actor from the agent's own logic, with this agent as its XState
+     * parent and its path as system id, and holds it outside `children`.
+     */
+    spawnSubagent: ({ self, event }) => {
+      if (event.type === 'subagent.spawn') createSubagent(self, event.input, event.actorId);
+    },
+    /** Starts the subagent just created (after the runtime adopted it). */
+    startSubagent: ({ self, event }) => {
+      if (event.type === 'subagent.spawn') subagentOf(self, event.input.path)?.start();
+    },
+    /** Cancels every live subagent first, each of which cancels its own: results arrive children first. */
+    cancelSubagents: ({ self }, params: { reason: string }) => cancelSubagents(self, params.reason),
+    /** A settling agent leaves its parent's set of live subagents. */
+    leaveParent: ({ self, context }) => releaseSubagent(self, context.input.path),
+    /** A subagent whose actor failed is no longer held (the runtime has delivered its result). */
+    forgetFailedSubagent: ({ self, event }) => {
+      const id = event.type.slice('xstate.error.actor.'.length);
+      const child = subagentsOf(self).find((c) => c.id === id);
+      if (child) releaseSubagent(child, (child as unknown as { systemId?: string }).systemId ?? '');
+    },
     /** Runtime hook: a continuable agent (or the root) finished a turn and is idle again. */
     reportTurn: (_, _params: { report: TurnReport }) => {},
 
@@ -348,10 +381,13 @@ export const agentMachine = setup({
     // Subagents are created with this agent as XState parent, so their completion and
     // failure are relayed here. The runtime reports them; an agent never fails because
     // one of its subagents did.
-    'xstate.error.actor.*': { guard: 'fromSubagent', actions: 'noteSubagentEnded' },
+    'xstate.error.actor.*': { guard: 'fromSubagent', actions: ['forgetFailedSubagent', 'noteSubagentEnded'] },
     // A message this agent sends goes out from its own actor (addressed ones are taken per state).
     send_message: { guard: 'isMessageFromMe', actions: 'routeMessage' },
   },
+  // Stopping the agent stops this actor, which cancels the subagents still held (one small
+  // actor per agent: stopping a parent must reach subagents held outside `children`).
+  invoke: { id: 'subagents', src: 'superviseSubagents' },
   output: ({ context }) => resultOf(context),
   states: {
     reserved: {
@@ -440,6 +476,13 @@ export const agentMachine = setup({
       description: 'Published in the directory and addressable.',
       meta: { listed: true, addressable: true, holdsSlot: true, settles: false },
       entry: 'publishInDirectory',
+      on: {
+        // The runtime reserved the path and slot and built the input; the agent starts the
+        // subagent as its own XState child (held outside `children`: see machines/subagents.ts).
+        'subagent.spawn': {
+          actions: ['spawnSubagent', { type: 'adoptSubagent', params: ({ event }) => ({ path: event.input.path }) }, 'startSubagent'],
+        },
+      },
       initial: 'working',
       on: {
         // Idle applies a current compaction; any other (stale, or arriving mid-turn) is refused but paid for.
@@ -600,13 +643,24 @@ export const agentMachine = setup({
       type: 'final',
       description: 'Completed or failed; slot released, path unpublished, result delivered once.',
       meta: { listed: false, addressable: false, holdsSlot: false, settles: true, statuses: ['completed', 'failed'], waitsForInput: false, works: null },
-      entry: { type: 'releaseAndReport', params: ({ context }) => ({ result: resultOf(context), dialogue: context.dialogue }) },
+      entry: [
+        // A finished agent leaves no live subagents behind; theirs are reported before its own.
+        { type: 'cancelSubagents', params: ({ context }) => ({ reason: `${context.input.path} finished` }) },
+        { type: 'releaseAndReport', params: ({ context }) => ({ result: resultOf(context), dialogue: context.dialogue }) },
+        'leaveParent',
+      ],
     },
     cancelled: {
       type: 'final',
       description: 'Stopped from outside, denied by a hook, or failed before running; result delivered once.',
       meta: { listed: false, addressable: false, holdsSlot: false, settles: true, statuses: ['cancelled'], waitsForInput: false, works: null },
-      entry: ['markCancelled', { type: 'releaseAndReport', params: ({ context }) => ({ result: resultOf(context), dialogue: context.dialogue }) }],
+      entry: [
+        // Children first: each subagent (and its own, before it) is cancelled and reported before this agent.
+        { type: 'cancelSubagents', params: ({ context, event }) => ({ reason: event.type === 'cancel' && event.reason ? event.reason : `${context.input.path} was cancelled` }) },
+        'markCancelled',
+        { type: 'releaseAndReport', params: ({ context }) => ({ result: resultOf(context), dialogue: context.dialogue }) },
+        'leaveParent',
+      ],
     },
   },
 });

@@ -222,6 +222,12 @@ export type AgentEvent =
    * takes it like an inbox item with a `message` origin.
    */
   | SendMessageEvent
+  /**
+   * Start a subagent with this (checked, frozen) input: the agent creates its actor with
+   * itself as XState parent. `actorId` is the XState id to give it (default: a recycled
+   * `subagent:<n>` of the agent's own).
+   */
+  | { readonly type: 'subagent.spawn'; readonly input: AgentInput; readonly actorId?: string }
   | { readonly type: 'tool.result'; readonly callId: string; readonly toolName: string; readonly content: string; readonly isError: boolean }
   | { readonly type: 'compaction.apply'; readonly entry: CompactionEntry; readonly basedOn: number; readonly usage?: Usage }
   | { readonly type: `xstate.error.actor.${string}`; readonly error: unknown };

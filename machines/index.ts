@@ -7,6 +7,7 @@ export { agentMachine, resultOf } from './agent.machine.js';
 export { toolStepLogic, type ToolExecutor } from './tool-step.js';
 export { createAgentInput, AgentInputError, type AgentInputOptions } from './agent.input.js';
 export { mergeStateMeta, REQUIRED_STATE_META, type AgentStateMeta, type AgentWork, type CloseMeaning, type InboxMeaning } from './agent.meta.js';
+export { subagentOf, subagentsOf } from './subagents.js';
 export type {
   AgentContext,
   AgentEvent,
@@ -14,6 +15,7 @@ export type {
   AgentStatus,
   HookInput,
   InboxItem,
+  SendMessageEvent,
   SampleInput,
   SampleOutput,
   StopReason,

@@ -65,10 +65,10 @@ const PINNED: Record<string, { readonly values: readonly string[]; readonly type
     ],
   },
   './machine': {
-    values: ['AgentInputError', 'REQUIRED_STATE_META', 'agentMachine', 'createAgentInput', 'mergeStateMeta', 'resultOf', 'toolStepLogic'],
+    values: ['AgentInputError', 'REQUIRED_STATE_META', 'agentMachine', 'createAgentInput', 'mergeStateMeta', 'resultOf', 'subagentOf', 'subagentsOf', 'toolStepLogic'],
     types: [
       'AgentContext', 'AgentEvent', 'AgentInput', 'AgentInputOptions', 'AgentStateMeta', 'AgentStatus', 'AgentWork', 'CloseMeaning', 'InboxMeaning', 'HookInput', 'InboxItem', 'SampleInput', 'SampleOutput',
-      'StopReason', 'SummaryActorInput', 'SummaryResult', 'TaskHookDecision', 'ToolExecutor', 'ToolInput', 'ToolOutcome', 'ToolStepInput',
+      'SendMessageEvent', 'StopReason', 'SummaryActorInput', 'SummaryResult', 'TaskHookDecision', 'ToolExecutor', 'ToolInput', 'ToolOutcome', 'ToolStepInput',
     ],
   },
   './testing': {

@@ -7,6 +7,7 @@ import { setImmediate as nextMacrotask } from 'node:timers/promises';
 import { fromPromise } from 'xstate';
 import { agentMachine } from '../../machines/agent.machine.js';
 import { toolStepLogic } from '../../machines/tool-step.js';
+import { subagentOf } from '../../machines/subagents.js';
 import type {
   HookInput,
   TaskHookDecision,
@@ -180,6 +181,7 @@ export function createAgentLogic(core: RuntimeCore) {
     },
     actions: {
       publishInDirectory: ({ context }) => core.published(context.input.path),
+      adoptSubagent: ({ self }, { path }) => core.adopt(path, subagentOf(self, path)),
       releaseAndReport: (_, params) => core.finished(params.result, params.dialogue),
       reportTurn: (_, params) => core.turnEnded(params.report),
     },

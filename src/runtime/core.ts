@@ -7,6 +7,7 @@ import { createActor } from 'xstate';
 import { nanoid } from 'nanoid';
 import type { AgentContext, AgentInput, TurnReport } from '../../machines/agent.types.js';
 import { resultOf } from '../../machines/agent.machine.js';
+import { releaseSubagent } from '../../machines/subagents.js';
 import type { DialogueView } from '../dialogue/types.js';
 import { RuntimeError } from './errors.js';
 import { Heads } from './heads.js';
@@ -316,7 +317,15 @@ export class RuntimeCore {
         }
         this.emit('change', { path: record.path, state: 'settled' });
       },
-      complete: () => this.setNotBusy(record.path),
+      complete: () => {
+        this.setNotBusy(record.path);
+        // Stopped from outside (`actor.stop()` on it or an ancestor) without reaching a final
+        // state: it still reports once, after the subagents its stop cancelled.
+        if (context && !record.delivered && this.registry.get(record.path) === record) {
+          this.finished({ ...resultOf(context, this.now()), status: 'cancelled', stopReason: 'cancelled', error: `${record.path} was stopped` }, context.dialogue);
+          this.emit('change', { path: record.path, state: 'cancelled' });
+        }
+      },
     });
   }
 
@@ -339,7 +348,10 @@ export class RuntimeCore {
   halt(error: StoreError): void {
     if (this.failure) return;
     this.failure = error;
-    for (const record of [...this.registry.all()].reverse()) record.actor?.stop();
+    // Reverse reservation order stops every subagent before its parent, so no parent's stop
+    // cancels anything. `stop()` refuses actors with a parent; XState's internal `_stop` is
+    // the same procedure without that check.
+    for (const record of [...this.registry.all()].reverse()) (record.actor as unknown as { _stop?: () => void } | undefined)?._stop?.();
     this.busy.clear();
     const waiters = this.quietWaiters;
     this.quietWaiters = [];
@@ -365,6 +377,14 @@ export class RuntimeCore {
     return new Promise((resolve) => this.quietWaiters.push(resolve));
   }
 
+  /** Runtime hook from the machine: a parent created a subagent's actor, about to start it. */
+  adopt(path: string, actor: AnyActorRef | undefined): void {
+    const record = this.registry.get(path);
+    if (!record || !actor || record.actor) return;
+    record.actor = actor;
+    this.watch(record);
+  }
+
   /** Runtime hook from the machine: the agent entered `running`. */
   published(path: string): void {
     this.registry.publish(path);
@@ -377,7 +397,8 @@ export class RuntimeCore {
    */
   finished(reported: AgentResult, dialogue?: DialogueView): void {
     const record = this.registry.get(reported.path);
-    if (!record || record.delivered) return;
+    // A halted session invents no results (its actors are stopped where they are).
+    if (!record || record.delivered || this.failure) return;
     record.delivered = true;
     const account = this.accounts.get(record.path);
     account?.set(reported.usage);
@@ -412,6 +433,7 @@ export class RuntimeCore {
     if (!record || record.delivered) return;
     record.delivered = true;
     record.onFirstReport = undefined;
+    if (record.actor) releaseSubagent(record.actor, path);
     try {
       record.actor?.stop();
     } catch {

@@ -17,6 +17,7 @@
  * (`sampleModel`, `runToolCalls`), and no `after` timer is relied on.
  */
 import { createActor, type AnyActorRef } from 'xstate';
+import { holdSubagent } from '../../machines/subagents.js';
 import type { AgentContext, AgentInput, InboxQueue } from '../../machines/agent.types.js';
 import { resultOf, sampleInputOf } from '../../machines/agent.machine.js';
 import { selectSnapshot } from '../context/select.js';
@@ -222,7 +223,8 @@ class Restorer {
     if (agent.state.startsWith('running')) {
       const plan = this.planChildren(agent, context);
       answers = plan.answers;
-      const persisted = { status: 'active', value: stateValueOf(agent.state), context, children: plan.children, historyValue: {}, output: undefined, error: undefined };
+      // A restored running agent gets its subagent supervisor back (stopping it cancels its restored subagents).
+      const persisted = { status: 'active', value: stateValueOf(agent.state), context, children: { ...plan.children, subagents: { src: 'superviseSubagents', snapshot: { status: 'active', output: undefined, error: undefined, input: undefined } } }, historyValue: {}, output: undefined, error: undefined };
       actor = createActor(core.logic, { snapshot: persisted as never, input, id: record.actorId, systemId: spawn.path, ...(parent ? { parent } : {}), ...inspect });
       if (spawn.parent !== null) record.phase = 'published';
     } else {
@@ -230,6 +232,8 @@ class Restorer {
       actor = createActor(core.logic, { input, id: record.actorId, systemId: spawn.path, ...(parent ? { parent } : {}), ...inspect });
     }
     record.actor = actor;
+    // Held by its parent like a spawned subagent, so cancelling or stopping the parent reaches it.
+    if (parent) holdSubagent(parent, spawn.path, actor);
     core.watch(record);
     this.restored.push({ agent, actor, dialogue, answers });
   }

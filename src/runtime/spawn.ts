@@ -4,7 +4,7 @@
  * the snapshot and start the actor with it as immutable input. Every failing step throws a
  * RuntimeError (or a typed layer error) and leaves nothing held.
  */
-import { createActor, type AnyActorRef } from 'xstate';
+import type { AnyActorRef } from 'xstate';
 import type { AgentInput, Delivery, Lifetime, TaskFraming } from '../../machines/agent.types.js';
 import { contextLabel, contextModeOf } from '../context/parse.js';
 import { resolveContextSpec } from '../context/resolve.js';
@@ -201,13 +201,15 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
   const result: Promise<AgentResult> = core.resultOf(path);
 
   try {
-    const actor = createActor(core.logic, { input, parent: parent.actor, id: record.actorId, systemId: path });
-    record.actor = actor;
-    core.watch(record);
-    actor.start();
+    const parentActor = parent.actor;
+    if (!core.stateOf(parentPath)?.startsWith('running')) throw new Error(`its parent ${parentPath} is no longer running`);
+    if (parentActor.system.get(path) !== undefined) throw new Error(`an actor named ${path} is still stopping`);
+    // The parent's machine creates and starts the subagent as its XState child; the runtime
+    // adopts (watches) it in between, through the machine's adoptSubagent action.
+    parentActor.send({ type: 'subagent.spawn', input, actorId: record.actorId });
     // An actor that fails while starting reports no snapshot, so nothing would release it.
-    const started = actor.getSnapshot() as { status: string; error?: unknown };
-    if (started.status === 'error') throw started.error;
+    const started = record.actor?.getSnapshot() as { status: string; error?: unknown } | undefined;
+    if (started?.status === 'error') throw started.error;
   } catch (error) {
     core.abandon(path);
     throw new RuntimeError('start_failed', `${path} could not be started: ${errorText(error)}`);

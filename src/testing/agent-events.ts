@@ -15,6 +15,7 @@ import { compactionEntry, type JsonValue, type ToolCall } from '../dialogue/entr
 import { ZERO_USAGE, type Usage } from '../model/adapter.js';
 import type { OutputCheck } from '../request/output-schema.js';
 import { SUBAGENT_ID_PREFIX } from '../../machines/subagent-ids.js';
+import { createAgentInput } from '../../machines/agent.input.js';
 
 /** A model reply as a path step delivers it; tool calls get ids unique in the agent's dialogue. */
 export interface ReplyTemplate {
@@ -136,6 +137,10 @@ export function candidateEvents(context: AgentContext, payloads: Required<AgentP
   if (call) out.push({ label: 'tool result', event: { type: 'tool.result', callId: call.id, toolName: call.name, ...payloads.toolResult(call) } });
   each(payloads.inbox, (item) => ({ type: 'inbox', item }));
   out.push({ label: 'message from a peer', event: { type: 'send_message', from: '/root/peer', to: context.input.path, message: 'A message from a peer.' } });
+  out.push({
+    label: 'spawn a subagent',
+    event: { type: 'subagent.spawn', input: createAgentInput({ model: context.input.model, task: 'Help with one part.', path: `${context.input.path}/helper` }) },
+  });
   out.push({ label: 'message to a peer', event: { type: 'send_message', from: context.input.path, to: '/root/peer', message: 'A message to a peer.' } });
   out.push({ label: 'subagent crashed', event: { type: `xstate.error.actor.${SUBAGENT_ID_PREFIX}0`, error: new Error('subagent crashed') } });
   out.push({ label: 'close', event: { type: 'close' } });

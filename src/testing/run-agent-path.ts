@@ -102,7 +102,8 @@ function standInActors(standIns: StandIns, real: ReadonlySet<string>): Record<st
   const invoked = new Set(INVOKED.values());
   const actors: Record<string, unknown> = {};
   for (const src of Object.keys(agentMachine.implementations.actors)) {
-    if (real.has(src)) continue;
+    // The subagent supervisor is the machine's own (no side effect): it stays real.
+    if (real.has(src) || src === 'superviseSubagents') continue;
     actors[src] = invoked.has(src) && src !== TOOL_STEP ? standIns.promise(src) : standIns.callback(src);
   }
   return actors;

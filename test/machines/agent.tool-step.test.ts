@@ -26,7 +26,8 @@ function startAgent(execute: (input: ToolInput, signal: AbortSignal) => ToolOutc
   });
   const actor = createActor(logic, { input: scenario.input }).start();
   const context = () => actor.getSnapshot().context as AgentContext;
-  const children = () => Object.keys(actor.getSnapshot().children);
+  // Every agent also invokes its subagent supervisor for its whole life; the step actors are the rest.
+  const children = () => Object.keys(actor.getSnapshot().children).filter((id) => id !== 'subagents');
   const reply = async (calls: number) => {
     const toolCalls = Array.from({ length: calls }, () => ({ name: 'lookup' }));
     standIns.pending('model')!.result.resolve(replyOutput({ text: '', toolCalls }, { turnsCompleted: context().turnsCompleted, step: context().step }));
