@@ -89,6 +89,12 @@ type LogEntry = { readonly event: EventObject; readonly snapshot: AnyMachineSnap
 const DONE = 'xstate.done.actor.';
 const ERROR = 'xstate.error.actor.';
 
+/** Whether an actor's input belongs to the agent at `path` (every actor input names its agent's path). */
+function isOwn(input: unknown, path: string): boolean {
+  const own = (input as { path?: unknown } | null | undefined)?.path;
+  return own === undefined || own === path;
+}
+
 /** Invoke id → actor source, from the machine's state nodes (`model` → `sampleModel`). */
 const INVOKED: ReadonlyMap<string, string> = new Map(
   stateNodesOf(agentMachine).flatMap((node) => node.invoke.map((inv): [string, string] => [inv.id, String(inv.src)])),
@@ -172,8 +178,9 @@ export async function runAgentPath(path: AgentPath, options: RunAgentPathOptions
         step,
         path,
         snapshot: entry.snapshot,
-        invocations: standIns.invocations,
-        toolSteps: standIns.children.filter((c) => c.src === TOOL_STEP),
+        // The agent's own work: a subagent it spawned runs its stand-ins in the same registry.
+        invocations: standIns.invocations.filter((i) => isOwn(i.input, path.input.path)),
+        toolSteps: standIns.children.filter((c) => c.src === TOOL_STEP && isOwn(c.input, path.input.path)),
       };
       try {
         options.observer.step(seen);
