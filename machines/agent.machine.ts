@@ -482,12 +482,10 @@ export const agentMachine = setup({
         'subagent.spawn': {
           actions: ['spawnSubagent', { type: 'adoptSubagent', params: ({ event }) => ({ path: event.input.path }) }, 'startSubagent'],
         },
-      },
-      initial: 'working',
-      on: {
         // Idle applies a current compaction; any other (stale, or arriving mid-turn) is refused but paid for.
         'compaction.apply': { actions: 'countRefusedCompaction' },
       },
+      initial: 'working',
       states: {
         working: {
           description: 'A turn is in progress; inbox items join before the next model request.',
