@@ -26,7 +26,8 @@ export default async function (): Promise<BenchFigures> {
     },
     { cache: true },
   );
-  const rt = createRuntime({ model, limits: { maxChildren: 8 } });
+  // One-shot forks: each reports its result (and prefix figures) once it answers.
+  const rt = createRuntime({ model, limits: { maxChildren: 8 }, defaults: { lifetime: 'one-shot' } });
   // About 4 bytes a token: one long first turn makes the ~50k-token dialogue.
   rt.prompt(`Findings so far:\n${'The parser handles nested blocks; the lexer is stable. '.repeat((TOKENS * 4) / 56)}`);
   await rt.whenQuiet();
