@@ -24,12 +24,13 @@ export class SessionWatch {
   private waiters: Waiter[] = [];
   private over = false;
   private reading: AbortController | undefined;
-  /** The runtime attached or seeded from: what a resumed session did before the crash. */
-  private runtime: Runtime | undefined;
+  /** Per agent, the turns it had ended when the watch was seeded (a resumed session's, before the crash). */
+  private readonly turnsAtSeed = new Map<string, number>();
+  /** Agents that had ended when the watch was seeded. */
+  private readonly endedAtSeed = new Set<string>();
 
   /** Reads `runtime`'s event stream until {@link detach}; or feed events with {@link handle}. */
   attach(runtime: Runtime): void {
-    this.runtime = runtime;
     const reading = new AbortController();
     this.reading = reading;
     void (async () => {
@@ -39,7 +40,14 @@ export class SessionWatch {
 
   /** Records the agents alive now (a resumed session's), before any event about them. */
   seed(runtime: Runtime): void {
-    this.runtime = runtime;
+    // What a resumed session did before the crash: its results, and each agent's ended turns
+    // (the final answers, assistant replies without tool calls, its dialogue holds).
+    for (const result of runtime.results) this.endedAtSeed.add(result.path);
+    for (const info of runtime.list()) {
+      let answers = 0;
+      for (const entry of runtime.dialogue(info.path)?.log ?? []) if (entry.kind === 'assistant' && entry.toolCalls.length === 0) answers++;
+      this.turnsAtSeed.set(info.path, answers);
+    }
     for (const info of runtime.list()) {
       this.states.set(info.path, [info.state]);
       if (isBusy(info.state)) this.busy.add(info.path);
@@ -85,24 +93,18 @@ export class SessionWatch {
 
   /**
    * Whether the continuable agent (or the root) at `path` finished turn `turn` (zero-based).
-   * A resumed session's turns that ended before the crash count too: its dialogue holds their
-   * final answers (assistant replies without tool calls).
+   * A resumed session's turns that ended before the crash count too (see {@link seed}).
    */
   turnEnded(path: string, turn: number): boolean {
-    if (this.turns.has(`${path}#${turn}`)) return true;
-    let answers = 0;
-    for (const entry of this.runtime?.dialogue(path)?.log ?? []) if (entry.kind === 'assistant' && entry.toolCalls.length === 0) answers++;
-    return answers > turn;
+    return this.turns.has(`${path}#${turn}`) || (this.turnsAtSeed.get(path) ?? 0) > turn;
   }
 
   /**
-   * Whether the agent at `path` has been in a state starting with `prefix`, is in it now, or has
-   * ended (a resumed session's agents went through their states before the crash).
+   * Whether the agent at `path` has been in a state starting with `prefix` (seeded states
+   * included), or had ended when the watch was seeded (it went through its states before the crash).
    */
   reached(path: string, prefix: string): boolean {
-    if ((this.states.get(path) ?? []).some((state) => state.startsWith(prefix))) return true;
-    const now = this.runtime?.stateOf(path);
-    return now === undefined ? this.runtime?.results.some((r) => r.path === path) === true : now.startsWith(prefix);
+    return this.endedAtSeed.has(path) || (this.states.get(path) ?? []).some((state) => state.startsWith(prefix));
   }
 
   /** Whether the agent at `path` is now in a state starting with `prefix`. */
