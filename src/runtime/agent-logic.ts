@@ -16,45 +16,26 @@ import type {
   SummaryInput,
   SummaryResult,
 } from '../../machines/agent.types.js';
-import { assistantEntry, compactionEntry, type CompactionEntry } from '../dialogue/entry.js';
+import { assistantEntry, compactionEntry } from '../dialogue/entry.js';
 import type { Dialogue } from '../dialogue/dialogue.js';
 import type { DialogueView } from '../dialogue/types.js';
-import { addUsage, requestUsage, ZERO_USAGE, type ModelResponse, type Usage } from '../model/adapter.js';
+import { addUsage, requestUsage, ZERO_USAGE, type ModelResponse } from '../model/adapter.js';
 import { throwIfAborted } from '../model/abort.js';
 import { EntryView } from '../dialogue/entry-seq.js';
-import { modelSummarizer, type Summarizer } from '../model/summarizer.js';
 import { serializeRequest } from '../request/serialize.js';
 import { checkOutput } from '../request/output-schema.js';
 import type { ModelRequest } from '../request/types.js';
 import type { RuntimeCore } from './core.js';
+import type { Compaction, CoreBuilders } from './core-builders.js';
 import { requestOf } from './requests.js';
-import type { RuntimeOptions } from './types.js';
 import { executeToolWithEvents } from './tool-events.js';
 import { deltaSink, type DeltaSink } from './delta-sink.js';
 import { errorText } from '../dialogue/error-text.js';
 import { normalizeResponse, normalizeSummary } from '../model/normalize.js';
 import { requestSettingsOf, withRetries } from './model-request.js';
 
-/** The provided agent machine type. */
-export type AgentLogic = ReturnType<typeof createAgentLogic>;
-
 const COMPACTION_TASK =
   'Summarize the conversation so far so the agent can continue it: keep goals, decisions, findings, open questions and the state of any work in progress.';
-
-/** The summarizer a runtime uses: the configured one, the model's own, or one built on it. */
-export function summarizerFor(options: Pick<RuntimeOptions, 'summarizer' | 'model' | 'modelId'>): Summarizer {
-  const { summarizer, model, modelId } = options;
-  if (summarizer) return summarizer;
-  const own = model as Partial<Summarizer>;
-  if (typeof own.summarize === 'function') return own as Summarizer;
-  return modelSummarizer(model, { model: modelId ?? 'default' });
-}
-
-/** A written compaction and what writing it cost. */
-export interface Compaction {
-  readonly entry: CompactionEntry;
-  readonly usage: Usage;
-}
 
 /** Writes a compaction before the request when the policy or the host asks for one. */
 async function maybeCompact(core: RuntimeCore, input: SampleInput, signal: AbortSignal): Promise<Compaction | undefined> {
@@ -187,3 +168,6 @@ export function createAgentLogic(core: RuntimeCore) {
     },
   });
 }
+
+/** The builders `RuntimeCore` is made with: this runtime's agent machine and compaction. */
+export const agentCoreBuilders: CoreBuilders<RuntimeCore> = { logic: createAgentLogic, compact: compactDialogue };

@@ -11,7 +11,8 @@ import { releaseSubagent } from '../../machines/subagents.js';
 import type { DialogueView } from '../dialogue/types.js';
 import { RuntimeError } from './errors.js';
 import { Heads } from './heads.js';
-import { compactDialogue, createAgentLogic, summarizerFor, type AgentLogic } from './agent-logic.js';
+import type { AgentLogic, CoreBuilders } from './core-builders.js';
+import { summarizerFor } from './summarizer-choice.js';
 import type { Summarizer } from '../model/summarizer.js';
 import { sanitizeInspectionEvent } from '../inspect/sanitize.js';
 import { stateValueString } from '../inspect/state-value.js';
@@ -109,6 +110,7 @@ export class RuntimeCore {
 
   constructor(
     readonly options: RuntimeOptions,
+    private readonly builders: CoreBuilders<RuntimeCore>,
     image?: SessionImage,
   ) {
     this.registry = new Registry(resolveLimits(options.limits));
@@ -132,7 +134,7 @@ export class RuntimeCore {
     this.projectContext = options.projectContext;
     this.summarizer = summarizerFor(options);
     this.hostTools = new Map((options.tools ?? []).map((t) => [t.name, t]));
-    this.logic = createAgentLogic(this);
+    this.logic = builders.logic(this);
   }
 
   /** Creates and starts the root agent (idle, published). */
@@ -745,7 +747,7 @@ export class RuntimeCore {
       return;
     }
     const dialogue = this.contextOf(path).dialogue;
-    const compaction = await compactDialogue(this, path, dialogue, new AbortController().signal);
+    const compaction = await this.builders.compact(this, path, dialogue, new AbortController().signal);
     // If a turn ran while the summary was written, the agent refuses it (basedOn differs).
     if (compaction && this.registry.get(path) === record) {
       record.actor.send({ type: 'compaction.apply', entry: compaction.entry, basedOn: dialogue.length, usage: compaction.usage });

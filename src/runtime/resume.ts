@@ -32,6 +32,7 @@ import { replayJournal, type AgentImage, type SessionImage } from '../store/repl
 import type { CancelRecord } from '../store/records.js';
 import type { SessionStore } from '../store/types.js';
 import { RuntimeCore, sanitizingObserver } from './core.js';
+import { agentCoreBuilders } from './agent-logic.js';
 import { RuntimeError } from './errors.js';
 import { cancelToolContent, firstTurnToolContent, receiptToolContent, resultToolContent, turnNotice } from './reports.js';
 import { runtimeOf } from './runtime.js';
@@ -55,7 +56,7 @@ const REPEATABLE_BUILTINS: ReadonlySet<string> = new Set(['list_agents']);
  */
 export function resumeRuntime(options: ResumeOptions): Runtime {
   const image = replayJournal(options.store.loaded, options.store.location);
-  const core = new RuntimeCore(options, image);
+  const core = new RuntimeCore(options, agentCoreBuilders, image);
   new Restorer(core, image).run();
   return runtimeOf(core);
 }

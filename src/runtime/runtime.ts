@@ -5,6 +5,7 @@ import { defineHostTool, type HostToolDefinition } from '../request/host-tool.js
 import type { ToolArgsOf, ToolInputSchema } from '../request/tool-input.js';
 import type { PermissionMatcher } from '../policy/permission-pattern.js';
 import { RuntimeCore } from './core.js';
+import { agentCoreBuilders } from './agent-logic.js';
 import { ROOT_PATH } from './paths.js';
 import { spawnSubagent } from './spawn.js';
 import { executeToolWithEvents } from './tool-events.js';
@@ -15,7 +16,7 @@ import type { NeedsApproval, Runtime, RuntimeOptions, RuntimeTool, SpawnPolicyDe
  * `prompt`; watch it with `on('change' | 'turn' | 'result')`; stop it with `stop`.
  */
 export function createRuntime(options: RuntimeOptions): Runtime {
-  const core = new RuntimeCore(options);
+  const core = new RuntimeCore(options, agentCoreBuilders);
   core.startRoot();
   return runtimeOf(core);
 }

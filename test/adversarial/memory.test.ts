@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { InspectionEvent } from 'xstate';
 import type { ModelAdapter } from '../../src/model/adapter.js';
 import { RuntimeCore } from '../../src/runtime/core.js';
+import { agentCoreBuilders } from '../../src/runtime/agent-logic.js';
 import { spawnSubagent } from '../../src/runtime/spawn.js';
 import { createRecorder, type TraceRecord } from '../../src/inspect/recorder.js';
 import { ChildIds } from '../../machines/subagent-ids.js';
@@ -22,7 +23,7 @@ function observedCore(maxSettled: number): { core: RuntimeCore; rootEventTypes: 
   const inspect = (event: InspectionEvent): void => {
     if (event.type === '@xstate.event' && event.actorRef.sessionId === event.rootId) rootEventTypes.add(event.event.type);
   };
-  const core = new RuntimeCore({ model: quickModel, retention: { maxSettled }, inspect });
+  const core = new RuntimeCore({ model: quickModel, retention: { maxSettled }, inspect }, agentCoreBuilders);
   core.startRoot();
   return { core, rootEventTypes };
 }
@@ -83,7 +84,7 @@ describe('defect 6: memory per distinct subagent path', () => {
   it('inspectors still name agents by path (the actor id is short, the path is the systemId)', async () => {
     const records: TraceRecord[] = [];
     const recorder = createRecorder((line) => records.push(JSON.parse(line) as TraceRecord));
-    const core = new RuntimeCore({ model: quickModel, inspect: recorder.inspect });
+    const core = new RuntimeCore({ model: quickModel, inspect: recorder.inspect }, agentCoreBuilders);
     core.startRoot();
     const outer = await spawnSubagent(core, '/root', { task_name: 'outer', message: 'work' });
     await outer.result;

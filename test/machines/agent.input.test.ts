@@ -11,6 +11,7 @@ import type { AgentEvent, AgentInput, AgentResult, SampleInput, SampleOutput, To
 import { ZERO_USAGE } from '../../src/model/adapter.js';
 import { scriptedModel } from '../../src/model/scripted.js';
 import { RuntimeCore } from '../../src/runtime/core.js';
+import { agentCoreBuilders } from '../../src/runtime/agent-logic.js';
 import { spawnSubagent } from '../../src/runtime/spawn.js';
 
 const reply = (text: string, toolCalls: SampleOutput['response']['toolCalls'] = []): SampleOutput => ({
@@ -107,7 +108,7 @@ describe('frozen input', () => {
   });
 
   it('is frozen for subagents the runtime spawns, framing and attachments included', async () => {
-    const core = new RuntimeCore({ model: scriptedModel({ '**': { 0: [{ text: 'ok', latencyMs: 1e9 }] } }) });
+    const core = new RuntimeCore({ model: scriptedModel({ '**': { 0: [{ text: 'ok', latencyMs: 1e9 }] } }) }, agentCoreBuilders);
     core.startRoot();
     const handle = await spawnSubagent(core, '/root', { task_name: 'worker', message: 'look', attachments: [{ name: 'a.txt', content: 'text' }] });
     const input = core.contextOf(handle.path).input;

@@ -9,6 +9,7 @@ import type { AnyActorRef } from 'xstate';
 import { agentMachine } from '../../machines/agent.machine.js';
 import type { AgentEvent, AgentInput, AgentResult, TurnReport } from '../../machines/agent.types.js';
 import { RuntimeCore } from '../../src/runtime/core.js';
+import { agentCoreBuilders } from '../../src/runtime/agent-logic.js';
 import { settlementNotice } from '../../src/runtime/reports.js';
 import type { AgentRecord } from '../../src/runtime/registry.js';
 import { runtimeOf } from '../../src/runtime/runtime.js';
@@ -48,7 +49,7 @@ const sessions = new WeakMap<AgentInput, Session>();
 function sessionFor(input: AgentInput): Session {
   const known = sessions.get(input);
   if (known) return known;
-  const core = new RuntimeCore({ model: unusedModel, now: () => 0 });
+  const core = new RuntimeCore({ model: unusedModel, now: () => 0 }, agentCoreBuilders);
   const session: Session = { core, runtime: runtimeOf(core), actions: runtimeActions(core), current: { results: [], turns: [], atParent: [] } };
   session.runtime.on('result', (r) => void (r.path === input.path && session.current.results.push(r)));
   session.runtime.on('turn', (t) => void (t.path === input.path && session.current.turns.push(t)));

@@ -3,6 +3,7 @@ import { scriptedModel } from '../../src/model/scripted.js';
 import { RuntimeError } from '../../src/runtime/errors.js';
 import type { AgentContext } from '../../machines/agent.types.js';
 import { RuntimeCore } from '../../src/runtime/core.js';
+import { agentCoreBuilders } from '../../src/runtime/agent-logic.js';
 import { RetentionStore } from '../../src/runtime/retention.js';
 import { spawnSubagent } from '../../src/runtime/spawn.js';
 import { createRuntime } from '../../src/runtime/runtime.js';
@@ -83,7 +84,7 @@ describe('RetentionStore', () => {
   const result = (path: string, text: string) => ({ path, text }) as AgentResult;
 
   it('keeps the final dialogue by reference, never a copy', async () => {
-    const core = new RuntimeCore({ model: echoModel() });
+    const core = new RuntimeCore({ model: echoModel() }, agentCoreBuilders);
     core.startRoot();
     const handle = await spawnSubagent(core, '/root', { task_name: 'a', message: 'do a' }, {});
     const actor = core.registry.get('/root/a')!.actor!;
