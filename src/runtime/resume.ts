@@ -43,6 +43,8 @@ export type ResumeOptions = RuntimeOptions & { readonly store: SessionStore };
 
 /** Built-in tools whose calls may simply run again (they only read). */
 const REPEATABLE_BUILTINS: ReadonlySet<string> = new Set(['list_agents']);
+/** Built-ins whose effect the journal shows, so a resume can tell whether they took effect. */
+const COORDINATION_TOOLS: ReadonlySet<string> = new Set(['send_message', 'cancel_agent', 'close_agent']);
 
 /**
  * Rebuilds the session the store holds and goes on journaling to it.
@@ -61,12 +63,19 @@ export function resumeRuntime(options: ResumeOptions): Runtime {
   return runtimeOf(core);
 }
 
+/** A pending call the restored actor does not run again, with what the journal says it returned. */
+interface PendingAnswer {
+  readonly call: ToolCall;
+  /** The result a coordination call had, per the journal; absent for the other calls. */
+  readonly journaled?: string;
+}
+
 interface Restored {
   readonly agent: AgentImage;
   readonly actor: AnyActorRef;
   readonly dialogue: Dialogue;
   /** Pending tool calls answered after start (interrupted, or waiting on a subagent). */
-  readonly answers: readonly ToolCall[];
+  readonly answers: readonly PendingAnswer[];
 }
 
 class Restorer {
@@ -220,7 +229,7 @@ class Restorer {
     const parent = spawn.parent === null ? undefined : core.registry.get(spawn.parent)?.actor;
     const inspect = spawn.parent === null && core.options.inspect ? { inspect: sanitizingObserver(core.options.inspect, (error) => core.reportListenerError(error, 'inspect')) } : {};
     let actor: AnyActorRef;
-    let answers: ToolCall[] = [];
+    let answers: PendingAnswer[] = [];
     if (agent.state.startsWith('running')) {
       const plan = this.planChildren(agent, context);
       answers = plan.answers;
@@ -267,7 +276,7 @@ class Restorer {
   }
 
   /** The invoked and spawned actors of a restored state, named by their logic's key. */
-  private planChildren(agent: AgentImage, context: AgentContext): { children: Record<string, unknown>; answers: ToolCall[] } {
+  private planChildren(agent: AgentImage, context: AgentContext): { children: Record<string, unknown>; answers: PendingAnswer[] } {
     const path = agent.spawn.path;
     const active = (input: unknown) => ({ status: 'active', output: undefined, error: undefined, input });
     if (agent.state === 'running.working.sampling') {
@@ -276,32 +285,53 @@ class Restorer {
     }
     if (agent.state !== 'running.working.acting') return { children: {}, answers: [] };
     const repeated: ToolCall[] = [];
-    const answers: ToolCall[] = [];
+    const answers: PendingAnswer[] = [];
     const idempotent = new Set(this.core.options.idempotentTools ?? []);
     for (const call of context.dialogue.pendingCalls()) {
-      const child = call.name === 'Agent' ? this.byCall.get(`${path}\n${call.id}`) : undefined;
       // An Agent call whose spawn never reached the journal had no effect yet: run it again.
-      // A cancel_agent call whose cancellation began is answered with the report it had.
+      if (call.name === 'Agent') {
+        if (this.byCall.has(`${path}\n${call.id}`)) answers.push({ call });
+        else repeated.push(call);
+        continue;
+      }
       // The coordination tools' effects are journaled, so each runs again exactly when it had
-      // none yet: a message that did not reach the target's journal, a cancellation whose
-      // record was not written (it is written before anything stops), a close the target's
-      // journal does not show.
-      const repeat =
-        call.name === 'Agent'
-          ? child === undefined
-          : call.name === 'send_message'
-            ? this.messageDelivered(agent, context, call) === undefined
-            : call.name === 'cancel_agent'
-              ? this.cancelOf(path, call.id) === undefined
-              : call.name === 'close_agent'
-                ? this.closed(call) === undefined
-                : REPEATABLE_BUILTINS.has(call.name) || idempotent.has(call.name);
-      if (repeat) repeated.push(call);
-      else answers.push(call);
+      // none yet, and is otherwise answered with what it returned.
+      if (COORDINATION_TOOLS.has(call.name)) {
+        const journaled = this.journaledOutcome(agent, context, call);
+        if (journaled === undefined) repeated.push(call);
+        else answers.push({ call, journaled });
+        continue;
+      }
+      if (REPEATABLE_BUILTINS.has(call.name) || idempotent.has(call.name)) repeated.push(call);
+      else answers.push({ call });
     }
     // The step's tool actor runs again with only the calls that may be repeated.
     const children = repeated.length > 0 ? { tools: { src: 'runToolCalls', snapshot: active({ path, calls: repeated }) } } : {};
     return { children, answers };
+  }
+
+  /**
+   * What a pending coordination call returned, when the journal shows its effect: a message
+   * the target received, a cancellation whose record was written (before anything stopped), a
+   * close the target's journal shows. Undefined when it had no effect yet.
+   */
+  private journaledOutcome(agent: AgentImage, context: AgentContext, call: ToolCall): string | undefined {
+    switch (call.name) {
+      case 'send_message': {
+        const to = this.messageDelivered(agent, context, call);
+        return to === undefined ? undefined : canonicalJson({ delivered_to: to, status: 'delivered' });
+      }
+      case 'cancel_agent': {
+        const cancel = this.cancelOf(agent.spawn.path, call.id);
+        return cancel === undefined ? undefined : cancelToolContent(cancel.stopped);
+      }
+      case 'close_agent': {
+        const closed = this.closed(call);
+        return closed === undefined ? undefined : canonicalJson({ agent_id: closed, status: 'closing' });
+      }
+      default:
+        return undefined;
+    }
   }
 
   /**
@@ -349,17 +379,10 @@ class Restorer {
   /** Answers the pending calls the restored actor does not run again. */
   private answerPending(r: Restored): void {
     const path = r.agent.spawn.path;
-    for (const call of r.answers) {
+    for (const { call, journaled } of r.answers) {
       const child = call.name === 'Agent' ? this.byCall.get(`${path}\n${call.id}`) : undefined;
-      const cancel = this.cancelOf(path, call.id);
-      const delivered = call.name === 'send_message' ? this.messageDelivered(r.agent, r.actor.getSnapshot().context as AgentContext, call) : undefined;
-      const closed = call.name === 'close_agent' ? this.closed(call) : undefined;
-      if (closed !== undefined) {
-        r.actor.send({ type: 'tool.result', callId: call.id, toolName: call.name, content: canonicalJson({ agent_id: closed, status: 'closing' }), isError: false });
-      } else if (delivered !== undefined) {
-        r.actor.send({ type: 'tool.result', callId: call.id, toolName: call.name, content: canonicalJson({ delivered_to: delivered, status: 'delivered' }), isError: false });
-      } else if (cancel) {
-        r.actor.send({ type: 'tool.result', callId: call.id, toolName: call.name, content: cancelToolContent(cancel.stopped), isError: false });
+      if (journaled !== undefined) {
+        r.actor.send({ type: 'tool.result', callId: call.id, toolName: call.name, content: journaled, isError: false });
       } else if (!child) {
         const content = `Error (interrupted): the session stopped while this "${call.name}" call was running, so whether it took effect is unknown; check before repeating it.`;
         r.actor.send({ type: 'tool.result', callId: call.id, toolName: call.name, content, isError: true });
@@ -375,7 +398,7 @@ class Restorer {
   /** Live caller-delivery subagents will answer their parents' pending Agent calls. */
   private listenForFirstReports(r: Restored): void {
     const path = r.agent.spawn.path;
-    for (const call of r.answers) {
+    for (const { call } of r.answers) {
       const child = call.name === 'Agent' ? this.byCall.get(`${path}\n${call.id}`) : undefined;
       if (child && child.spawn.input['delivery'] !== 'parent' && !child.result) this.awaitFirstReport(r.actor, child, call.id);
     }
