@@ -6,9 +6,15 @@
  * Systems: this library (compiled by `npm run bench:peers` into .bench-build), LangGraph.js
  * (functional API `task`, and a StateGraph with `Send`), and the OpenAI Agents SDK
  * (`agent.asTool()`). N = 1, 10, 100, 1000 in one process; the systems are interleaved within
- * each repetition; 3 repetitions; the median is taken. Figures are µs per subagent as the slope
- * of total time from N = 1, printed as `<name> <number>` lines, then as a markdown table.
+ * each repetition (their order rotating between repetitions); one unmeasured round at every
+ * size warms every system up; 3 repetitions; the median is taken. Below N = 100 a sample is
+ * the mean of several runs. With `--expose-gc` (as
+ * `npm run bench:peers` runs it) the heap is collected before every sample, so no system pays
+ * for another's garbage. Figures are µs per subagent as the slope of total time from N = 1,
+ * printed as `<name> <number>` lines, then as a markdown table.
  */
+import { setMaxListeners } from 'node:events';
+import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { AIMessage, AIMessageChunk, HumanMessage } from '@langchain/core/messages';
 import { FakeListChatModel, FakeStreamingChatModel } from '@langchain/core/utils/testing';
@@ -19,6 +25,10 @@ import { scriptedModel } from '../../.bench-build/src/testing/index.js';
 
 const SIZES = [1, 10, 100, 1000];
 const REPS = 3;
+
+// LangGraph's Send graph adds one abort listener per task to one shared signal; Node's
+// leak warning for it (at 11 listeners) is noise here, not a leak of ours.
+setMaxListeners(0);
 
 // ── this library ─────────────────────────────────────────────────────────────────────────
 async function ours(n) {
@@ -146,12 +156,27 @@ const median = (values) => {
   return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
 };
 
-// Warm-up: every system once at a middle size, so no JIT start-up lands in a sample.
-for (const system of SYSTEMS) await system.fn(100);
+/**
+ * One sample in ms, after collecting the garbage earlier samples left (when node runs with
+ * --expose-gc). Below 100 subagents a sample is the mean of 100 / n runs, so a run of a few
+ * ms is not lost in scheduler noise when the slope from N = 1 is taken.
+ */
+async function sample(system, n) {
+  const runs = Math.max(1, Math.floor(100 / n));
+  globalThis.gc?.();
+  let total = 0;
+  for (let i = 0; i < runs; i++) total += await system.fn(n);
+  return total / runs;
+}
+
+const loadBefore = loadavg()[0];
+// Warm-up: every system once at every size, so no JIT start-up or first large heap lands in a sample.
+for (const n of SIZES) for (const system of SYSTEMS) await sample(system, n);
 
 const samples = new Map(SYSTEMS.map((s) => [s.key, new Map(SIZES.map((n) => [n, []]))]));
 for (let rep = 0; rep < REPS; rep++) {
-  for (const n of SIZES) for (const system of SYSTEMS) samples.get(system.key).get(n).push(await system.fn(n));
+  const order = SYSTEMS.map((_, i) => SYSTEMS[(i + rep) % SYSTEMS.length]);
+  for (const n of SIZES) for (const system of order) samples.get(system.key).get(n).push(await sample(system, n));
 }
 
 const totals = new Map(SYSTEMS.map((s) => [s.key, new Map(SIZES.map((n) => [n, median(samples.get(s.key).get(n))]))]));
@@ -166,6 +191,9 @@ const peers = SYSTEMS.filter((s) => !s.ours);
 const best = peers.reduce((a, b) => (slopeUs(a.key, 1000) <= slopeUs(b.key, 1000) ? a : b));
 lines.push([`peers.best_peer_us_per_subagent_1000`, slopeUs(best.key, 1000)]);
 lines.push([`peers.best_ratio_1000`, slopeUs('subagent_actors', 1000) / slopeUs(best.key, 1000)]);
+// The machine's load while measuring: absolute figures move with it, the ratio much less.
+lines.push([`peers.loadavg_1m_before`, loadBefore]);
+lines.push([`peers.loadavg_1m_after`, loadavg()[0]]);
 for (const [name, value] of lines) console.log(`${name} ${Number.isInteger(value) ? value : value.toPrecision(4)}`);
 
 const fmt = (v) => (v >= 100 ? Math.round(v).toLocaleString('en-US') : v.toPrecision(3));
