@@ -1,4 +1,19 @@
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
+
+/**
+ * The slow files, run last: Stryker stops a mutant's run at its first failing test (bail), so
+ * a mutant the quick behaviour tests kill never waits for the path runs or the property test.
+ * A surviving mutant still runs every test that covers it.
+ */
+const SLOW = ['test/machines/agent.paths.test.ts', 'test/machines/planted-defects.test.ts', 'test/testing/run-agent-path.test.ts', 'test/runtime/registry.property.test.ts'];
+
+class QuickFirst extends BaseSequencer {
+  override sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (file: TestSpecification): number => SLOW.findIndex((slow) => file.moduleId.endsWith(slow));
+    return Promise.resolve([...files].sort((a, b) => rank(a) - rank(b)));
+  }
+}
 
 /** The tests `npm run mutate` runs against each mutant (stryker.config.mjs): machines, path tests, delivery. */
 export default defineConfig({
@@ -17,5 +32,6 @@ export default defineConfig({
     // One generated path per state key instead of one per transition (test/machines/agent.paths.test.ts).
     env: { AGENT_PATHS_STRATEGY: 'states' },
     testTimeout: 60_000,
+    sequence: { sequencer: QuickFirst },
   },
 });
