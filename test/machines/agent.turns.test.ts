@@ -31,6 +31,8 @@ describe('turn reports', () => {
         subtreeUsage: { ...usage(10) },
       },
     ]);
+    expect(Object.keys(agent.turns[0]!)).not.toContain('error');
+    expect(Object.keys(agent.turns[0]!)).not.toContain('value');
 
     agent.send({ type: 'inbox', item: item('second task') });
     await agent.reply({ text: 'second answer', usage: usage(5) });
@@ -67,6 +69,14 @@ describe('turn reports', () => {
     const agent = driveAgent({ ...continuable(), output: { type: 'object' } });
     await agent.reply({ text: '{}', output: { valid: true, value: { ok: true } } });
     expect(agent.turns[0]).toMatchObject({ status: 'completed', value: { ok: true } });
+  });
+
+  it('ends the agent, failed, when an answer still misses its schema after the repair request', async () => {
+    const agent = driveAgent({ ...continuable(), output: { type: 'object' } });
+    await agent.reply({ text: 'nope', output: { valid: false, errors: 'must be object' } });
+    await agent.reply({ text: 'still nope', output: { valid: false, errors: 'must be object' } });
+    expect(agent.turns).toEqual([]);
+    expect(agent.results).toEqual([expect.objectContaining({ status: 'failed', stopReason: 'invalid_output', text: 'still nope', turns: 1 })]);
   });
 
   it('a turn that uses its step limit ends max_steps, saying so, and the next turn starts counting afresh', async () => {
