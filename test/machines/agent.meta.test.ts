@@ -35,4 +35,9 @@ describe('agent state meta', () => {
     });
     expect(merged).toEqual({ cancel: 'cancels', listed: true, works: 'model' });
   });
+
+  it('ranks states by depth, not by the length of their ids', () => {
+    const merged = mergeStateMeta({ 'a.b.c': { works: 'model' }, 'a.b': { works: 'tools' }, 'a.averylongname': { works: null } });
+    expect(merged.works).toBe('model');
+  });
 });
