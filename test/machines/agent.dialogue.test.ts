@@ -167,6 +167,17 @@ describe('replies', () => {
     expect(agent.entries().at(-1)).toMatchObject({ text: repairInstruction('again') });
   });
 
+  it('asks only once per turn, even when queued input keeps the turn going', async () => {
+    const agent = driveAgent({ ...worker(), output: { type: 'object' } });
+    await agent.reply({ text: 'nope', output: { valid: false, errors: 'must be object' } });
+    agent.send({ type: 'inbox', item: item('one more thing') });
+    await agent.reply({ text: 'nope again', output: { valid: false, errors: 'must be object' } });
+    const notices = agent.entries().filter((e) => e.kind === 'user' && e.origin.kind === 'notice');
+    expect(notices).toHaveLength(1);
+    expect(agent.entries().at(-1)).toMatchObject({ text: 'one more thing' });
+    expect(agent.key()).toBe('running.working.sampling repair-asked');
+  });
+
   it('does not ask for a repair when the reply matched, even when the turn goes on', async () => {
     const agent = driveAgent({ ...worker(), output: { type: 'object' } });
     agent.send({ type: 'inbox', item: item('more') });

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, type AnyActorRef, type InspectionEvent } from 'xstate';
 import { agentMachine, createAgentInput, subagentOf, subagentsOf, type SampleInput, type SampleOutput } from '../../machines/index.js';
 import { sampleInputOf } from '../../machines/agent.machine.js';
-import type { AgentContext } from '../../machines/agent.types.js';
+import type { AgentContext, HookInput, TaskHookDecision } from '../../machines/agent.types.js';
 
 /** A tree whose models never answer: every agent stays in its first request. */
 function tree() {
@@ -69,6 +69,16 @@ describe('send_message between agents', () => {
     t.root.stop();
   });
 
+  it('addressed by an agent to itself before it runs reaches nobody', () => {
+    const logic = agentMachine.provide({ actors: { runTaskHooks: fromPromise<TaskHookDecision, HookInput>(() => new Promise<never>(() => {})) } });
+    const agent = createActor(logic, { input: createAgentInput({ model: 'm', task: 't', path: '/root/w', taskHooks: true }), systemId: '/root/w' }).start();
+    const before = agent.getSnapshot();
+    agent.send({ type: 'send_message', from: '/root/w', to: '/root/w', message: 'note to self' });
+    expect(agent.getSnapshot().context).toBe(before.context);
+    expect(agent.getSnapshot().value).toEqual({ reserved: 'runningHooks' });
+    agent.stop();
+  });
+
   it('claiming another sender is not relayed', () => {
     const t = tree();
     const a = t.spawn(t.root, '/root/a');
@@ -100,6 +110,17 @@ describe('subagents', () => {
     expect(t.noted).toHaveLength(2);
     expect(subagentsOf(t.root)).toEqual([b]);
     t.root.stop();
+  });
+
+  it('an agent does not swallow the failure of an actor that is not its subagent', () => {
+    const t = tree();
+    const errors: unknown[] = [];
+    t.root.subscribe({ error: (e) => void errors.push(e) });
+    const failure = new Error('some other actor failed');
+    t.root.send({ type: 'xstate.error.actor.other', error: failure });
+    expect(t.noted).toEqual([]);
+    expect(t.root.getSnapshot().status).toBe('error');
+    expect(errors).toEqual([failure]);
   });
 
   it('keep the actor id the runtime gave them', () => {

@@ -71,6 +71,12 @@ describe('turn reports', () => {
     expect(agent.turns[0]).toMatchObject({ status: 'completed', value: { ok: true } });
   });
 
+  it('carries no value when the input asked for none, whatever the reply checked', async () => {
+    const agent = driveAgent(continuable());
+    await agent.reply({ text: '{}', output: { valid: true, value: { ok: true } } });
+    expect(Object.keys(agent.turns[0]!)).not.toContain('value');
+  });
+
   it('ends the agent, failed, when an answer still misses its schema after the repair request', async () => {
     const agent = driveAgent({ ...continuable(), output: { type: 'object' } });
     await agent.reply({ text: 'nope', output: { valid: false, errors: 'must be object' } });
