@@ -139,6 +139,7 @@ describe('createAgentInput refusals say how to fix the call', () => {
     ['a non-boolean taskHooks', { model: 'm', task: 't', taskHooks: 1 }, 'taskHooks', /taskHooks must be a boolean$/],
     ['an infinite start time', { model: 'm', task: 't', startedAt: Infinity }, 'startedAt', /must be a finite number \(ms since the epoch\)/],
     ['a snapshot that is not an object', { model: 'm', task: 't', snapshot: 'all' }, 'snapshot', /must be a context snapshot \(from selectSnapshot\)/],
+    ['a snapshot that is an array', { model: 'm', task: 't', snapshot: Object.assign([], { mode: 'all', entries: {} }) }, 'snapshot', /must be a context snapshot/],
     ['a snapshot without a mode', { model: 'm', task: 't', snapshot: { entries: {} } }, 'snapshot', /must be a context snapshot/],
     ['a snapshot without entries', { model: 'm', task: 't', snapshot: { mode: 'all', entries: null } }, 'snapshot', /must be a context snapshot/],
     ['a snapshot without a task', { model: 'm', snapshot: selectSnapshot(parent(), 'all') }, 'snapshot', /needs a task: an agent without one starts idle and is never seeded/],
