@@ -2,14 +2,28 @@
  * Fan-out in one reply: the parent's model answers with N `Agent` calls at once (caller
  * delivery, so every call returns its subagent's result) and then finishes. The model has
  * zero latency, so only the runtime is timed. Figures are µs per subagent as the slope of
- * total time between sizes, against detached bare XState actors that each invoke one promise
- * and finish (the floor), all measured in this run.
+ * total time between sizes, against two baselines measured in the same run:
+ * - the floor: detached bare XState actors that each invoke one promise and finish;
+ * - the machine alone: detached agent-machine actors, each with a one-shot task and a stand-in
+ *   model that answers at once, and no runtime (no registry, spawning, delivery, requests or
+ *   journal). It is the least one subagent can cost with the agent machine as it is, so its
+ *   ratio to the floor bounds what the runtime's can reach;
+ * - the machine's own fan-out: the same reply driven through the machine's embedding API alone
+ *   (`subagent.spawn` events, `toolStepLogic`, a stand-in model), each call answered with its
+ *   subagent's last text when the subagent's actor completes. What the runtime adds is the
+ *   reply's cost over this one.
  */
 import { performance } from 'node:perf_hooks';
-import { assign, createActor, fromPromise, setup } from 'xstate';
+import { assign, createActor, fromPromise, setup, type AnyActorLogic, type AnyActorRef } from 'xstate';
+import { agentMachine } from '../machines/agent.machine.js';
+import { createAgentInput } from '../machines/agent.input.js';
+import type { AgentContext, SampleInput, SampleOutput } from '../machines/agent.types.js';
+import { subagentOf } from '../machines/subagents.js';
+import { toolStepLogic } from '../machines/tool-step.js';
+import type { ToolCall } from '../src/dialogue/entry.js';
 import { scriptedModel } from '../src/model/scripted.js';
 import { createRuntime } from '../src/runtime/runtime.js';
-import { median } from './measure.js';
+import { interleavedMedians } from './measure.js';
 import type { BenchFigures } from './run.js';
 
 /** ms for one parent reply with `n` Agent calls, from prompt to the parent's finished turn. */
@@ -27,21 +41,13 @@ export async function replyFanoutMs(n: number): Promise<number> {
   return ms;
 }
 
-/** ms for `n` detached bare actors that each invoke one promise and finish, all at once. */
-export async function xstateFloorMs(n: number): Promise<number> {
-  const machine = setup({ actors: { sample: fromPromise(async () => 'ok') } }).createMachine({
-    context: { text: '' },
-    initial: 'running',
-    states: {
-      running: { invoke: { src: 'sample', onDone: { target: 'done', actions: assign({ text: ({ event }) => event.output }) } } },
-      done: { type: 'final' },
-    },
-  });
+/** ms for `n` detached actors of `logic`, started at once, until every one has finished. */
+async function detachedMs(logic: AnyActorLogic, inputs: readonly unknown[]): Promise<number> {
   const t0 = performance.now();
   await Promise.all(
-    Array.from({ length: n }, () => {
-      const actor = createActor(machine);
-      const done = new Promise<void>((resolve) => actor.subscribe({ complete: () => resolve() }));
+    inputs.map((input) => {
+      const actor = createActor(logic, { input });
+      const done = new Promise<void>((resolve, reject) => actor.subscribe({ complete: () => resolve(), error: reject }));
       actor.start();
       return done;
     }),
@@ -49,28 +55,93 @@ export async function xstateFloorMs(n: number): Promise<number> {
   return performance.now() - t0;
 }
 
-/** Median of `reps` runs of each size, sizes interleaved so load drifts hit all alike. */
-async function medians(fn: (n: number) => Promise<number>, sizes: readonly number[], reps: number): Promise<Map<number, number>> {
-  const samples = new Map<number, number[]>(sizes.map((n) => [n, []]));
-  for (let r = 0; r < reps; r++) for (const n of sizes) samples.get(n)!.push(await fn(n));
-  return new Map(sizes.map((n) => [n, median(samples.get(n)!)]));
+const floorMachine = setup({ actors: { sample: fromPromise(async () => 'ok') } }).createMachine({
+  context: { text: '' },
+  initial: 'running',
+  states: {
+    running: { invoke: { src: 'sample', onDone: { target: 'done', actions: assign({ text: ({ event }) => event.output }) } } },
+    done: { type: 'final' },
+  },
+});
+
+/** ms for `n` detached bare actors that each invoke one promise and finish, all at once. */
+export function xstateFloorMs(n: number): Promise<number> {
+  return detachedMs(floorMachine, Array.from({ length: n }));
+}
+
+const USAGE = Object.freeze({ inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 });
+const reply = (text: string, toolCalls: readonly ToolCall[] = []): SampleOutput =>
+  Object.freeze({ response: Object.freeze({ text, toolCalls: Object.freeze(toolCalls), usage: USAGE }), compaction: undefined });
+const REPLY = reply('ok');
+
+/** The agent machine with only a stand-in model: every other side effect is the machine's own no-op placeholder. */
+const machineOnly = agentMachine.provide({ actors: { sampleModel: fromPromise<SampleOutput, SampleInput>(async () => REPLY) } });
+
+/** ms for `n` detached agent-machine actors, each with a task its stand-in model answers at once. */
+export function machineOnlyMs(n: number): Promise<number> {
+  // Inputs are built before timing: the figure is the machine's, a lower bound.
+  const inputs = Array.from({ length: n }, (_, i) => createAgentInput({ model: 'm', task: 'work', path: `/root/w${i}` }));
+  return detachedMs(machineOnly, inputs);
+}
+
+/**
+ * ms for one parent reply with `n` Agent calls through the agent machine alone: the root's
+ * stand-in model asks for `n` subagents, its step sends one `subagent.spawn` per call and
+ * answers the call when that subagent's actor completes; then the root answers and ends.
+ */
+export async function machineReplyMs(n: number): Promise<number> {
+  const calls: ToolCall[] = Array.from({ length: n }, (_, i) => ({ id: `call_${i}`, name: 'Agent', arguments: { task_name: `w${i}`, message: 'work' } }));
+  const first = reply('', calls);
+  const last = reply('done');
+  // The step sends its spawns to the root, which exists once the logic does.
+  const held: { root?: AnyActorRef } = {};
+  const logic = agentMachine.provide({
+    actors: {
+      sampleModel: fromPromise<SampleOutput, SampleInput>(async ({ input }) => (input.path !== '/root' ? REPLY : input.step === 0 ? first : last)),
+      runToolCalls: toolStepLogic(({ call }) => {
+        const args = call.arguments as { task_name: string; message: string };
+        const path = `/root/${args.task_name}`;
+        held.root!.send({ type: 'subagent.spawn', input: createAgentInput({ model: 'm', task: args.message, path }) });
+        const child = subagentOf(held.root!, path)!;
+        return new Promise((resolve) =>
+          child.subscribe({ complete: () => resolve({ content: (child.getSnapshot() as { context: AgentContext }).context.lastText, isError: false }) }),
+        );
+      }),
+    },
+  });
+  const t0 = performance.now();
+  const root = createActor(logic, { input: createAgentInput({ model: 'm', task: 'go', path: '/root' }) });
+  held.root = root;
+  const done = new Promise<void>((resolve, reject) => root.subscribe({ complete: () => resolve(), error: reject }));
+  root.start();
+  await done;
+  const ms = performance.now() - t0;
+  if (root.getSnapshot().context.lastText !== 'done') throw new Error('machine fan-out: the root did not finish its turn');
+  return ms;
 }
 
 /** µs per item as the slope of total time from 1 to `n`. */
 const slopeUs = (t: Map<number, number>, n: number) => ((t.get(n)! - t.get(1)!) / (n - 1)) * 1000;
 
 export default async function (): Promise<BenchFigures> {
-  const sizes = [1, 100, 1000];
-  await medians(replyFanoutMs, sizes, 2); // warm-up
-  await medians(xstateFloorMs, sizes, 2);
-  const ours = await medians(replyFanoutMs, sizes, 5);
-  const floor = await medians(xstateFloorMs, sizes, 5);
-  const per1000 = slopeUs(ours, 1000);
+  // 7 repetitions; below 1,000 a sample averages several runs (50 at N = 1, 10 at N = 100).
+  const workloads = { reply: replyFanoutMs, floor: xstateFloorMs, machine: machineOnlyMs, machineReply: machineReplyMs };
+  const t = await interleavedMedians(workloads, [1, 100, 1000], 7, (n) =>
+    n >= 1000 ? 1 : n >= 100 ? 10 : 50,
+  );
+  const per1000 = slopeUs(t.reply, 1000);
+  const floor1000 = slopeUs(t.floor, 1000);
+  const machine1000 = slopeUs(t.machine, 1000);
   return [
-    ['fanout.reply.us_per_subagent_100', slopeUs(ours, 100)],
+    ['fanout.reply.us_per_subagent_100', slopeUs(t.reply, 100)],
     ['fanout.reply.us_per_subagent_1000', per1000],
-    ['fanout.reply.linearity', per1000 / slopeUs(ours, 100)],
-    ['fanout.xstate_floor.us_per_actor_1000', slopeUs(floor, 1000)],
-    ['fanout.reply.vs_xstate_floor.ratio', per1000 / slopeUs(floor, 1000)],
+    ['fanout.reply.linearity', per1000 / slopeUs(t.reply, 100)],
+    ['fanout.xstate_floor.us_per_actor_1000', floor1000],
+    ['fanout.reply.vs_xstate_floor.ratio', per1000 / floor1000],
+    ['fanout.machine_only.us_per_agent_1000', machine1000],
+    ['fanout.machine_only.vs_xstate_floor.ratio', machine1000 / floor1000],
+    ['fanout.machine_reply.us_per_subagent_1000', slopeUs(t.machineReply, 1000)],
+    ['fanout.machine_reply.vs_xstate_floor.ratio', slopeUs(t.machineReply, 1000) / floor1000],
+    ['fanout.reply.vs_machine_reply.ratio', per1000 / slopeUs(t.machineReply, 1000)],
   ];
 }

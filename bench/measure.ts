@@ -36,3 +36,35 @@ export async function medianMsAsync(fn: () => Promise<void>, samples = 31, inner
   }
   return median(times);
 }
+
+/** A workload of size `n` that reports its own time in ms. */
+export type SizedRun = (n: number) => Promise<number>;
+
+/**
+ * Median ms of each workload at each size. Every repetition runs every size, and at each
+ * size every workload, so load drifts hit all alike; one unmeasured round warms them up.
+ * A sample at a small size is the mean of `runsAt(n)` runs, so a run of a few ms is not lost
+ * in scheduler noise. The heap is not collected between samples: a forced collection shrinks
+ * V8's young generation, and the next sample then promotes and scavenges far more than a
+ * process in its steady state does.
+ */
+export async function interleavedMedians<K extends string>(
+  runs: Readonly<Record<K, SizedRun>>,
+  sizes: readonly number[],
+  reps: number,
+  runsAt: (n: number) => number = () => 1,
+): Promise<Record<K, Map<number, number>>> {
+  const keys = Object.keys(runs) as K[];
+  const sample = async (run: SizedRun, n: number): Promise<number> => {
+    const count = runsAt(n);
+    let total = 0;
+    for (let i = 0; i < count; i++) total += await run(n);
+    return total / count;
+  };
+  for (const n of sizes) for (const key of keys) await sample(runs[key], n);
+  const samples = new Map(keys.map((key) => [key, new Map<number, number[]>(sizes.map((n) => [n, []]))]));
+  for (let r = 0; r < reps; r++) {
+    for (const n of sizes) for (const key of keys) samples.get(key)!.get(n)!.push(await sample(runs[key], n));
+  }
+  return Object.fromEntries(keys.map((key) => [key, new Map(sizes.map((n) => [n, median(samples.get(key)!.get(n)!)]))])) as Record<K, Map<number, number>>;
+}

@@ -8,9 +8,8 @@
  * (`agent.asTool()`). N = 1, 10, 100, 1000 in one process; the systems are interleaved within
  * each repetition (their order rotating between repetitions); one unmeasured round at every
  * size warms every system up; 3 repetitions; the median is taken. Below N = 100 a sample is
- * the mean of several runs. With `--expose-gc` (as
- * `npm run bench:peers` runs it) the heap is collected before every sample, so no system pays
- * for another's garbage. Figures are µs per subagent as the slope of total time from N = 1,
+ * the mean of several runs. The heap is not collected between samples: a forced collection
+ * shrinks V8's young generation and slows the next sample far more than steady state. Figures are µs per subagent as the slope of total time from N = 1,
  * printed as `<name> <number>` lines, then as a markdown table.
  */
 import { setMaxListeners } from 'node:events';
@@ -157,13 +156,11 @@ const median = (values) => {
 };
 
 /**
- * One sample in ms, after collecting the garbage earlier samples left (when node runs with
- * --expose-gc). Below 100 subagents a sample is the mean of 100 / n runs, so a run of a few
- * ms is not lost in scheduler noise when the slope from N = 1 is taken.
+ * One sample in ms. Below 100 subagents it is the mean of 100 / n runs, so a run of a few ms
+ * is not lost in scheduler noise when the slope from N = 1 is taken.
  */
 async function sample(system, n) {
   const runs = Math.max(1, Math.floor(100 / n));
-  globalThis.gc?.();
   let total = 0;
   for (let i = 0; i < runs; i++) total += await system.fn(n);
   return total / runs;
