@@ -97,6 +97,12 @@ async function attempt<T>(clock: Clock, timeoutMs: number, signal: AbortSignal, 
     throw error;
   } finally {
     signal.removeEventListener('abort', forward);
-    timer.abort();
+    timer.abort(ATTEMPT_ENDED);
   }
 }
+
+/**
+ * What ends an attempt's timeout wait. One shared AbortError: aborting without a reason makes
+ * a new DOMException (and its stack) for every model request, which nothing ever reads.
+ */
+const ATTEMPT_ENDED = new DOMException('the request attempt ended', 'AbortError');
