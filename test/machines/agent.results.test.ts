@@ -4,9 +4,10 @@
  * complete, a stop reason and an error a caller can act on.
  */
 import { describe, expect, it } from 'vitest';
-import { resultOf } from '../../machines/agent.machine.js';
+import { createActor, fromPromise } from 'xstate';
+import { agentMachine, resultOf } from '../../machines/agent.machine.js';
 import { createAgentInput } from '../../machines/agent.input.js';
-import type { AgentContext, AgentInput } from '../../machines/agent.types.js';
+import type { AgentContext, AgentInput, SampleInput, SampleOutput } from '../../machines/agent.types.js';
 import { selectSnapshot } from '../../src/context/select.js';
 import { Dialogue } from '../../src/dialogue/dialogue.js';
 import { assistantEntry, userEntry } from '../../src/dialogue/entry.js';
@@ -176,6 +177,27 @@ describe('a result that did not complete', () => {
     await agent.reply({ text: 'first turn done' });
     agent.send({ type: 'close' });
     expect(agent.results[0]).toMatchObject({ status: 'completed', stopReason: 'closed', text: 'first turn done', turns: 1 });
+  });
+});
+
+describe('an actor the harness did not provide', () => {
+  /** Runs `input` on the bare machine, with only the listed actors provided. */
+  async function bare(input: AgentInput, actors: Parameters<typeof agentMachine.provide>[0]['actors'] = {}) {
+    const actor = createActor(agentMachine.provide({ actors }), { input });
+    const done = new Promise<void>((resolve) => actor.subscribe({ complete: () => resolve(), error: () => resolve() }));
+    actor.start();
+    await done;
+    return actor.getSnapshot();
+  }
+  const calling = fromPromise<SampleOutput, SampleInput>(async () => ({ response: { text: '', toolCalls: [{ id: 'c1', name: 'lookup', arguments: {} }], usage: ZERO_USAGE }, compaction: undefined }));
+
+  it('ends the agent with a result that names the missing actor', async () => {
+    const missing = (name: string) => `agent machine: the runtime must provide the "${name}" actor`;
+    expect((await bare(worker({ taskHooks: true }))).output).toMatchObject({ stopReason: 'hook_failed', error: missing('runTaskHooks') });
+    expect((await bare(worker())).output).toMatchObject({ stopReason: 'model_error', error: missing('sampleModel') });
+    expect((await bare(worker(), { sampleModel: calling })).output).toMatchObject({ stopReason: 'internal_error', error: `internal error in /root/w: actor "tools" failed: ${missing('runToolCalls')}` });
+    const parent = Dialogue.of([userEntry({ text: 'q' }), assistantEntry({ text: 'a' })]);
+    expect((await bare(worker({ snapshot: selectSnapshot(parent, 'summary') }))).output).toMatchObject({ stopReason: 'summary_failed', error: missing('generateSummary') });
   });
 });
 
