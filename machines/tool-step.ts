@@ -32,7 +32,6 @@ export function toolStepLogic(execute: ToolExecutor) {
     setMaxListeners(Math.max(10, input.calls.length + 10), signal);
     const settle = (call: ToolInput['call'], outcome: ToolOutcome): void => {
       // A call stopped with its step writes nothing.
-      // Stryker disable next-line ConditionalExpression: equivalent, XState itself drops what a stopped callback actor sends back (test/machines/tool-step.stopped.test.ts)
       if (!signal.aborted) sendBack({ type: 'tool.result', callId: call.id, toolName: call.name, content: outcome.content, isError: outcome.isError });
     };
     for (const call of input.calls) {
