@@ -23,7 +23,7 @@ import { toolStepLogic } from '../machines/tool-step.js';
 import type { ToolCall } from '../src/dialogue/entry.js';
 import { scriptedModel } from '../src/model/scripted.js';
 import { createRuntime } from '../src/runtime/runtime.js';
-import { interleavedMedians } from './measure.js';
+import { interleavedSamples, median, medianOverReps, slopeUs } from './measure.js';
 import type { BenchFigures } from './run.js';
 
 /** ms for one parent reply with `n` Agent calls, from prompt to the parent's finished turn. */
@@ -120,28 +120,27 @@ export async function machineReplyMs(n: number): Promise<number> {
   return ms;
 }
 
-/** µs per item as the slope of total time from 1 to `n`. */
-const slopeUs = (t: Map<number, number>, n: number) => ((t.get(n)! - t.get(1)!) / (n - 1)) * 1000;
+const REPS = 11;
 
 export default async function (): Promise<BenchFigures> {
-  // 7 repetitions; below 1,000 a sample averages several runs (50 at N = 1, 10 at N = 100).
+  // Below 1,000 a sample averages several runs (50 at N = 1, 10 at N = 100).
   const workloads = { reply: replyFanoutMs, floor: xstateFloorMs, machine: machineOnlyMs, machineReply: machineReplyMs };
-  const t = await interleavedMedians(workloads, [1, 100, 1000], 7, (n) =>
-    n >= 1000 ? 1 : n >= 100 ? 10 : 50,
-  );
-  const per1000 = slopeUs(t.reply, 1000);
-  const floor1000 = slopeUs(t.floor, 1000);
-  const machine1000 = slopeUs(t.machine, 1000);
+  const s = await interleavedSamples(workloads, [1, 100, 1000], REPS, (n) => (n >= 1000 ? 1 : n >= 100 ? 10 : 50));
+  // Per-subagent figures: slopes of the median totals. Ratios: the median over repetitions of
+  // the ratio within each one, whose samples ran side by side.
+  const slope = (key: keyof typeof workloads, n: number) => slopeUs((size) => median(s[key].get(size)!), n);
+  const repSlope = (key: keyof typeof workloads, n: number, r: number) => slopeUs((size) => s[key].get(size)![r]!, n);
+  const ratio = (a: keyof typeof workloads, b: keyof typeof workloads, nb = 1000) => medianOverReps(REPS, (r) => repSlope(a, 1000, r) / repSlope(b, nb, r));
   return [
-    ['fanout.reply.us_per_subagent_100', slopeUs(t.reply, 100)],
-    ['fanout.reply.us_per_subagent_1000', per1000],
-    ['fanout.reply.linearity', per1000 / slopeUs(t.reply, 100)],
-    ['fanout.xstate_floor.us_per_actor_1000', floor1000],
-    ['fanout.reply.vs_xstate_floor.ratio', per1000 / floor1000],
-    ['fanout.machine_only.us_per_agent_1000', machine1000],
-    ['fanout.machine_only.vs_xstate_floor.ratio', machine1000 / floor1000],
-    ['fanout.machine_reply.us_per_subagent_1000', slopeUs(t.machineReply, 1000)],
-    ['fanout.machine_reply.vs_xstate_floor.ratio', slopeUs(t.machineReply, 1000) / floor1000],
-    ['fanout.reply.vs_machine_reply.ratio', per1000 / slopeUs(t.machineReply, 1000)],
+    ['fanout.reply.us_per_subagent_100', slope('reply', 100)],
+    ['fanout.reply.us_per_subagent_1000', slope('reply', 1000)],
+    ['fanout.reply.linearity', ratio('reply', 'reply', 100)],
+    ['fanout.xstate_floor.us_per_actor_1000', slope('floor', 1000)],
+    ['fanout.reply.vs_xstate_floor.ratio', ratio('reply', 'floor')],
+    ['fanout.machine_only.us_per_agent_1000', slope('machine', 1000)],
+    ['fanout.machine_only.vs_xstate_floor.ratio', ratio('machine', 'floor')],
+    ['fanout.machine_reply.us_per_subagent_1000', slope('machineReply', 1000)],
+    ['fanout.machine_reply.vs_xstate_floor.ratio', ratio('machineReply', 'floor')],
+    ['fanout.reply.vs_machine_reply.ratio', ratio('reply', 'machineReply')],
   ];
 }

@@ -40,20 +40,24 @@ export async function medianMsAsync(fn: () => Promise<void>, samples = 31, inner
 /** A workload of size `n` that reports its own time in ms. */
 export type SizedRun = (n: number) => Promise<number>;
 
+/** Samples in ms of each workload at each size, one per repetition, in repetition order. */
+export type SizedSamples<K extends string> = Record<K, Map<number, number[]>>;
+
 /**
- * Median ms of each workload at each size. Every repetition runs every size, and at each
- * size every workload, so load drifts hit all alike; one unmeasured round warms them up.
- * A sample at a small size is the mean of `runsAt(n)` runs, so a run of a few ms is not lost
- * in scheduler noise. The heap is not collected between samples: a forced collection shrinks
- * V8's young generation, and the next sample then promotes and scavenges far more than a
- * process in its steady state does.
+ * Samples each workload at each size `reps` times. Every repetition runs every size, and at
+ * each size every workload, so load drifts hit all alike and a repetition's samples are
+ * close in time (ratios taken within a repetition cancel slow drifts); one unmeasured round
+ * warms them up. A sample at a small size is the mean of `runsAt(n)` runs, so a run of a few
+ * ms is not lost in scheduler noise. The heap is not collected between samples: a forced
+ * collection shrinks V8's young generation, and the next sample then promotes and scavenges
+ * far more than a process in its steady state does.
  */
-export async function interleavedMedians<K extends string>(
+export async function interleavedSamples<K extends string>(
   runs: Readonly<Record<K, SizedRun>>,
   sizes: readonly number[],
   reps: number,
   runsAt: (n: number) => number = () => 1,
-): Promise<Record<K, Map<number, number>>> {
+): Promise<SizedSamples<K>> {
   const keys = Object.keys(runs) as K[];
   const sample = async (run: SizedRun, n: number): Promise<number> => {
     const count = runsAt(n);
@@ -62,9 +66,19 @@ export async function interleavedMedians<K extends string>(
     return total / count;
   };
   for (const n of sizes) for (const key of keys) await sample(runs[key], n);
-  const samples = new Map(keys.map((key) => [key, new Map<number, number[]>(sizes.map((n) => [n, []]))]));
+  const samples = Object.fromEntries(keys.map((key) => [key, new Map<number, number[]>(sizes.map((n) => [n, []]))])) as SizedSamples<K>;
   for (let r = 0; r < reps; r++) {
-    for (const n of sizes) for (const key of keys) samples.get(key)!.get(n)!.push(await sample(runs[key], n));
+    for (const n of sizes) for (const key of keys) samples[key].get(n)!.push(await sample(runs[key], n));
   }
-  return Object.fromEntries(keys.map((key) => [key, new Map(sizes.map((n) => [n, median(samples.get(key)!.get(n)!)]))])) as Record<K, Map<number, number>>;
+  return samples;
+}
+
+/** µs per item as the slope of total ms from size 1 to size `n` (`t` maps size to total ms). */
+export function slopeUs(t: (n: number) => number, n: number): number {
+  return ((t(n) - t(1)) / (n - 1)) * 1000;
+}
+
+/** The median over repetitions of `f(r)`, for `reps` repetitions. */
+export function medianOverReps(reps: number, f: (r: number) => number): number {
+  return median(Array.from({ length: reps }, (_, r) => f(r)));
 }
