@@ -3,151 +3,52 @@
  * the parent waits for all N results (caller delivery), then answers once more. Every model is
  * a zero-latency fake from the system's own testing facilities, so only the runtimes are timed.
  *
- * Systems: this library (compiled by `npm run bench:peers` into .bench-build), LangGraph.js
- * (functional API `task`, and a StateGraph with `Send`), and the OpenAI Agents SDK
- * (`agent.asTool()`). N = 1, 10, 100, 1000 in one process; the systems are interleaved within
- * each repetition (their order rotating between repetitions); one unmeasured round at every
- * size warms every system up; 3 repetitions; the median is taken. Below N = 100 a sample is
- * the mean of several runs. The heap is not collected between samples: a forced collection
- * shrinks V8's young generation and slows the next sample far more than steady state. Figures are µs per subagent as the slope of total time from N = 1,
+ * Systems (one module each in ./systems): this library (compiled by `npm run bench:peers` into
+ * .bench-build), LangGraph.js (functional API `task`, and a StateGraph with `Send`), and the
+ * OpenAI Agents SDK (`agent.asTool()`). One process run: each system in its own worker thread
+ * (see worker.mjs for why), driven from here one sample at a time, so no two run at once.
+ * N = 1, 10, 100, 1000; the systems are interleaved within each repetition (their order
+ * rotating between repetitions); one unmeasured round at every size warms every system up;
+ * 3 repetitions; the median is taken. Below N = 100 a sample is the mean of 100 / N runs, so a
+ * run of a few ms is not lost in scheduler noise. The heap is not collected between samples: a
+ * forced collection shrinks V8's young generation and slows the next sample far more than
+ * steady state does. Figures are µs per subagent as the slope of total time from N = 1,
  * printed as `<name> <number>` lines, then as a markdown table.
  */
-import { setMaxListeners } from 'node:events';
 import { loadavg } from 'node:os';
-import { performance } from 'node:perf_hooks';
-import { AIMessage, AIMessageChunk, HumanMessage } from '@langchain/core/messages';
-import { FakeListChatModel, FakeStreamingChatModel } from '@langchain/core/utils/testing';
-import { Annotation, END, entrypoint, Send, START, StateGraph, task } from '@langchain/langgraph';
-import { Agent, run, setTracingDisabled, Usage } from '@openai/agents';
-import { createRuntime } from '../../.bench-build/src/index.js';
-import { scriptedModel } from '../../.bench-build/src/testing/index.js';
+import { Worker } from 'node:worker_threads';
 
 const SIZES = [1, 10, 100, 1000];
 const REPS = 3;
 
-// LangGraph's Send graph adds one abort listener per task to one shared signal; Node's
-// leak warning for it (at 11 listeners) is noise here, not a leak of ours.
-setMaxListeners(0);
-
-// ── this library ─────────────────────────────────────────────────────────────────────────
-async function ours(n) {
-  const calls = Array.from({ length: n }, (_, i) => ({ name: 'Agent', arguments: { task_name: `w${i}`, message: 'work' } }));
-  const model = scriptedModel({ '/root': { 0: [{ toolCalls: calls }, { text: 'done' }] }, '**': { 0: [{ text: 'ok' }] } });
-  const rt = createRuntime({ model, limits: { maxChildren: n, maxTotal: n, maxDepth: 2 } });
-  const t0 = performance.now();
-  const turn = new Promise((resolve) => rt.on('turn', (report) => report.path === '/root' && resolve()));
-  rt.prompt('go');
-  await turn;
-  const ms = performance.now() - t0;
-  if (rt.results.length !== n) throw new Error(`subagent-actors: ${rt.results.length} of ${n} results`);
-  rt.stop();
-  return ms;
-}
-
-// ── LangGraph.js ─────────────────────────────────────────────────────────────────────────
-/** The parent's fake model: its first reply makes n tool calls. */
-function langchainParent(n) {
-  const toolCalls = Array.from({ length: n }, (_, i) => ({ id: `call_${i}`, name: 'Agent', args: { task_name: `w${i}`, message: 'work' }, type: 'tool_call' }));
-  return new FakeStreamingChatModel({ sleep: 0, chunks: [new AIMessageChunk({ content: '', tool_calls: toolCalls })] });
-}
-const subagentModel = () => new FakeListChatModel({ responses: ['ok'] });
-
-async function langgraphTask(n) {
-  const first = langchainParent(n);
-  const final = new FakeListChatModel({ responses: ['done'] });
-  const sub = subagentModel();
-  const subagent = task('subagent', async (call) => (await sub.invoke([new HumanMessage(call.args.message)])).content);
-  const parent = entrypoint('parent', async (prompt) => {
-    const reply = await first.invoke([new HumanMessage(prompt)]);
-    const results = await Promise.all(reply.tool_calls.map((call) => subagent(call)));
-    const answer = await final.invoke([new HumanMessage(prompt), reply, new AIMessage(results.join('\n'))]);
-    return { answer: answer.content, results };
-  });
-  const t0 = performance.now();
-  const out = await parent.invoke('go');
-  const ms = performance.now() - t0;
-  if (out.results.length !== n) throw new Error(`langgraph task: ${out.results.length} of ${n} results`);
-  return ms;
-}
-
-const FanoutState = Annotation.Root({
-  prompt: Annotation(),
-  calls: Annotation({ reducer: (_, next) => next, default: () => [] }),
-  results: Annotation({ reducer: (all, next) => all.concat(next), default: () => [] }),
-  answer: Annotation(),
-});
-
-async function langgraphSend(n) {
-  const first = langchainParent(n);
-  const final = new FakeListChatModel({ responses: ['done'] });
-  const sub = subagentModel();
-  const graph = new StateGraph(FanoutState)
-    .addNode('parent', async (state) => ({ calls: (await first.invoke([new HumanMessage(state.prompt)])).tool_calls }))
-    .addNode('subagent', async (call) => ({ results: [(await sub.invoke([new HumanMessage(call.args.message)])).content] }))
-    .addNode('finish', async (state) => ({ answer: (await final.invoke([new HumanMessage(state.prompt), new AIMessage(state.results.join('\n'))])).content }))
-    .addEdge(START, 'parent')
-    .addConditionalEdges('parent', (state) => state.calls.map((call) => new Send('subagent', call)))
-    .addEdge('subagent', 'finish')
-    .addEdge('finish', END)
-    .compile();
-  const t0 = performance.now();
-  const out = await graph.invoke({ prompt: 'go' }, { recursionLimit: 10 });
-  const ms = performance.now() - t0;
-  if (out.results.length !== n) throw new Error(`langgraph Send: ${out.results.length} of ${n} results`);
-  return ms;
-}
-
-// ── OpenAI Agents SDK ────────────────────────────────────────────────────────────────────
-setTracingDisabled(true);
-const usage = () => new Usage();
-const message = (text) => ({ type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text }] });
-
-/** A zero-latency model (the SDK's own `Model` interface, as its tests fake it). */
-class FakeModel {
-  constructor(reply) {
-    this.reply = reply;
-  }
-  async getResponse(request) {
-    return { usage: usage(), output: this.reply(request), responseId: undefined };
-  }
-  // eslint-disable-next-line require-yield
-  async *getStreamedResponse() {
-    throw new Error('not streamed in this benchmark');
-  }
-}
-
-async function openaiAgents(n) {
-  const worker = new Agent({ name: 'worker', instructions: 'Do the task.', model: new FakeModel(() => [message('ok')]) });
-  const tool = worker.asTool({ toolName: 'Agent', toolDescription: 'Delegate a task to a subagent.' });
-  let calls = 0;
-  const parentModel = new FakeModel((request) => {
-    const answered = Array.isArray(request.input) && request.input.some((item) => item.type === 'function_call_result');
-    if (answered) return [message('done')];
-    return Array.from({ length: n }, (_, i) => ({
-      type: 'function_call',
-      callId: `call_${calls}_${i}`,
-      name: 'Agent',
-      status: 'completed',
-      arguments: JSON.stringify({ input: 'work' }),
-    }));
-  });
-  const parent = new Agent({ name: 'parent', instructions: 'Delegate.', model: parentModel, tools: [tool] });
-  const t0 = performance.now();
-  const result = await run(parent, 'go', { maxTurns: 4 });
-  const ms = performance.now() - t0;
-  const results = result.newItems.filter((item) => item.type === 'tool_call_output_item').length;
-  if (results !== n || result.finalOutput !== 'done') throw new Error(`openai agents: ${results} of ${n} results, final ${result.finalOutput}`);
-  calls++;
-  return ms;
-}
-
-// ── run ──────────────────────────────────────────────────────────────────────────────────
+const system = (key, label, file, exported, ours = false) => ({ key, label, module: new URL(`./systems/${file}`, import.meta.url).href, exported, ours });
 const SYSTEMS = [
-  { key: 'subagent_actors', label: 'subagent-actors', fn: ours, ours: true },
-  { key: 'langgraph_task', label: 'LangGraph.js functional `task`', fn: langgraphTask },
-  { key: 'langgraph_send', label: 'LangGraph.js StateGraph `Send`', fn: langgraphSend },
-  { key: 'openai_agents', label: 'OpenAI Agents SDK `asTool`', fn: openaiAgents },
+  system('subagent_actors', 'subagent-actors', 'subagent-actors.mjs', 'fanout', true),
+  system('langgraph_task', 'LangGraph.js functional `task`', 'langgraph.mjs', 'functionalTask'),
+  system('langgraph_send', 'LangGraph.js StateGraph `Send`', 'langgraph.mjs', 'stateGraphSend'),
+  system('openai_agents', 'OpenAI Agents SDK `asTool`', 'openai-agents.mjs', 'asTool'),
 ];
+
+/** Starts a system's worker; `run(n, runs)` resolves with the mean ms of `runs` fan-outs of size n. */
+function startWorker({ key, module, exported }) {
+  const worker = new Worker(new URL('./worker.mjs', import.meta.url), { workerData: { module, exported } });
+  let pending;
+  worker.on('message', (reply) => {
+    const settle = pending;
+    pending = undefined;
+    if (reply.error) settle?.reject(new Error(`${key}: ${reply.error}`));
+    else settle?.resolve(reply.ms);
+  });
+  worker.on('error', (error) => pending?.reject(error));
+  return {
+    run: (n, runs) =>
+      new Promise((resolve, reject) => {
+        pending = { resolve, reject };
+        worker.postMessage({ n, runs });
+      }),
+    stop: () => worker.terminate(),
+  };
+}
 
 const median = (values) => {
   const s = [...values].sort((a, b) => a - b);
@@ -155,16 +56,9 @@ const median = (values) => {
   return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
 };
 
-/**
- * One sample in ms. Below 100 subagents it is the mean of 100 / n runs, so a run of a few ms
- * is not lost in scheduler noise when the slope from N = 1 is taken.
- */
-async function sample(system, n) {
-  const runs = Math.max(1, Math.floor(100 / n));
-  let total = 0;
-  for (let i = 0; i < runs; i++) total += await system.fn(n);
-  return total / runs;
-}
+const workers = new Map(SYSTEMS.map((s) => [s.key, startWorker(s)]));
+/** One sample in ms: below 100 subagents the mean of 100 / n runs. */
+const sample = (system, n) => workers.get(system.key).run(n, Math.max(1, Math.floor(100 / n)));
 
 const loadBefore = loadavg()[0];
 // Warm-up: every system once at every size, so no JIT start-up or first large heap lands in a sample.
@@ -175,6 +69,8 @@ for (let rep = 0; rep < REPS; rep++) {
   const order = SYSTEMS.map((_, i) => SYSTEMS[(i + rep) % SYSTEMS.length]);
   for (const n of SIZES) for (const system of order) samples.get(system.key).get(n).push(await sample(system, n));
 }
+
+for (const worker of workers.values()) await worker.stop();
 
 const totals = new Map(SYSTEMS.map((s) => [s.key, new Map(SIZES.map((n) => [n, median(samples.get(s.key).get(n))]))]));
 const slopeUs = (key, n) => ((totals.get(key).get(n) - totals.get(key).get(1)) / (n - 1)) * 1000;
@@ -195,7 +91,7 @@ for (const [name, value] of lines) console.log(`${name} ${Number.isInteger(value
 
 const fmt = (v) => (v >= 100 ? Math.round(v).toLocaleString('en-US') : v.toPrecision(3));
 console.log('');
-console.log(`Median of ${REPS} interleaved runs; µs per subagent as the slope of total time from N = 1; best peer at N = 1,000: ${best.label}.`);
+console.log(`Median of ${REPS} interleaved runs, each system in its own worker thread; µs per subagent as the slope of total time from N = 1; best peer at N = 1,000: ${best.label}.`);
 console.log('');
 console.log('| system | 1→10 | 1→100 | 1→1000 | total ms at 1000 |');
 console.log('| --- | --- | --- | --- | --- |');
