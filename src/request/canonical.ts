@@ -36,48 +36,72 @@ export class CanonicalJsonError extends TypeError {
  * can be passed without casting; their contents are checked at run time.
  */
 export function canonicalJson(value: JsonValue | object): string {
-  return write(value, '$', new Set());
+  return write(value, null, undefined, new Set());
 }
 
-function write(value: unknown, path: string, ancestors: Set<object>): string {
+/**
+ * Where a value sits, as the chain of keys that lead to it; the `$.a[1]` form is built only
+ * when an error names it, so a value that serializes allocates no path strings.
+ */
+interface PathLink {
+  readonly parent: PathLink | null;
+  readonly key: string | number | undefined;
+}
+
+function pathOf(parent: PathLink | null, key: string | number | undefined): string {
+  const keys: (string | number | undefined)[] = [key];
+  for (let link = parent; link !== null; link = link.parent) keys.push(link.key);
+  let path = '';
+  for (let i = keys.length - 1; i >= 0; i--) {
+    const k = keys[i];
+    path += k === undefined ? '$' : typeof k === 'number' ? `[${k}]` : `.${k}`;
+  }
+  return path;
+}
+
+/** Writes `value`, found under `key` of the object at `parent` (the root: no parent, no key). */
+function write(value: unknown, parent: PathLink | null, key: string | number | undefined, ancestors: Set<object>): string {
   switch (typeof value) {
     case 'string':
       return JSON.stringify(value);
     case 'boolean':
       return value ? 'true' : 'false';
     case 'number':
-      if (!Number.isFinite(value)) throw new CanonicalJsonError(path, `${String(value)} is not a finite number`);
+      if (!Number.isFinite(value)) throw new CanonicalJsonError(pathOf(parent, key), `${String(value)} is not a finite number`);
       return JSON.stringify(value);
     case 'object':
       if (value === null) return 'null';
-      return writeObject(value, path, ancestors);
+      return writeObject(value, { parent, key }, ancestors);
     case 'undefined':
-      throw new CanonicalJsonError(path, 'undefined is not JSON (leave optional fields out instead)');
+      throw new CanonicalJsonError(pathOf(parent, key), 'undefined is not JSON (leave optional fields out instead)');
     default:
       // function, symbol, bigint
-      throw new CanonicalJsonError(path, `a ${typeof value} is not JSON`);
+      throw new CanonicalJsonError(pathOf(parent, key), `a ${typeof value} is not JSON`);
   }
 }
 
-function writeObject(value: object, path: string, ancestors: Set<object>): string {
-  if (ancestors.has(value)) throw new CanonicalJsonError(path, 'the value contains a cycle');
+function writeObject(value: object, at: PathLink, ancestors: Set<object>): string {
+  if (ancestors.has(value)) throw new CanonicalJsonError(pathOf(at.parent, at.key), 'the value contains a cycle');
   ancestors.add(value);
   try {
     if (Array.isArray(value)) {
-      const parts: string[] = [];
-      for (let i = 0; i < value.length; i++) parts.push(write(value[i], `${path}[${i}]`, ancestors));
-      return `[${parts.join(',')}]`;
+      let out = '[';
+      for (let i = 0; i < value.length; i++) out += (i === 0 ? '' : ',') + write(value[i], at, i, ancestors);
+      return `${out}]`;
     }
     const proto: unknown = Object.getPrototypeOf(value);
     if (proto !== Object.prototype && proto !== null) {
       const kind = (value as { constructor?: { name?: unknown } }).constructor?.name;
-      throw new CanonicalJsonError(path, `a ${typeof kind === 'string' ? kind : 'non-plain'} object is not JSON`);
+      throw new CanonicalJsonError(pathOf(at.parent, at.key), `a ${typeof kind === 'string' ? kind : 'non-plain'} object is not JSON`);
     }
     const record = value as Record<string, unknown>;
     const keys = Object.keys(record).sort();
-    const parts: string[] = [];
-    for (const key of keys) parts.push(`${JSON.stringify(key)}:${write(record[key], `${path}.${key}`, ancestors)}`);
-    return `{${parts.join(',')}}`;
+    let out = '{';
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!;
+      out += `${i === 0 ? '' : ','}${JSON.stringify(k)}:${write(record[k], at, k, ancestors)}`;
+    }
+    return `${out}}`;
   } finally {
     // Only ancestors count: the same object may appear twice side by side (a shared, frozen
     // sub-value), which is not a cycle.
