@@ -202,25 +202,11 @@ describe('an actor the harness did not provide', () => {
 });
 
 describe('resultOf', () => {
-  const context = (extra: Partial<AgentContext>): AgentContext => ({
-    input: worker({ startedAt: 1_000 }),
-    acceptedTask: null,
-    background: undefined,
-    dialogue: Dialogue.empty(),
-    inbox: null,
-    step: 0,
-    usage: ZERO_USAGE,
-    lastText: '',
-    status: undefined,
-    stopReason: undefined,
-    error: undefined,
-    closeRequested: false,
-    turnsCompleted: 0,
-    turnOpenedBy: undefined,
-    value: undefined,
-    repairAsked: false,
-    ...extra,
-  });
+  /** A fresh agent's context (from the machine, not started), with `extra` over it. */
+  const context = (extra: Partial<AgentContext>): AgentContext => {
+    const fresh = createActor(agentMachine, { input: worker({ startedAt: 1_000 }) }).getSnapshot().context as AgentContext;
+    return { ...fresh, status: undefined, stopReason: undefined, ...extra };
+  };
 
   it('treats an agent that never ended as cancelled, and measures time from its start', () => {
     expect(resultOf(context({}), 1_500)).toMatchObject({ status: 'cancelled', stopReason: 'cancelled', elapsedMs: 500 });
