@@ -5,7 +5,7 @@
  * ends an attempt or a wait at once.
  */
 import { raceAbort, throwIfAborted } from '../model/abort.js';
-import type { Clock } from '../model/clock.js';
+import { systemClock, type Clock } from '../model/clock.js';
 import { classifyFailure, RequestTimeoutError } from '../model/transient.js';
 import { errorText } from '../dialogue/error-text.js';
 import { resolveRetryPolicy, retryDelay, DEFAULT_REQUEST_TIMEOUT_MS, type ResolvedRetryPolicy } from '../policy/retry-policy.js';
@@ -76,19 +76,15 @@ export async function withRetries<T>(
 async function attempt<T>(clock: Clock, timeoutMs: number, signal: AbortSignal, run: (signal: AbortSignal) => PromiseLike<T> | T): Promise<T> {
   throwIfAborted(signal);
   const controller = new AbortController();
-  const timer = new AbortController();
   let timedOut = false;
   const forward = (): void => controller.abort(signal.reason);
   signal.addEventListener('abort', forward, { once: true });
-  if (Number.isFinite(timeoutMs)) {
-    clock.sleep(timeoutMs, timer.signal).then(
-      () => {
+  const cancelTimeout = Number.isFinite(timeoutMs)
+    ? startTimeout(clock, timeoutMs, () => {
         timedOut = true;
         controller.abort(new RequestTimeoutError(timeoutMs));
-      },
-      () => undefined,
-    );
-  }
+      })
+    : undefined;
   try {
     // A synchronous throw from `run` becomes a rejection like any other failure.
     return await raceAbort(new Promise<T>((resolve) => resolve(run(controller.signal))), controller.signal);
@@ -97,12 +93,29 @@ async function attempt<T>(clock: Clock, timeoutMs: number, signal: AbortSignal, 
     throw error;
   } finally {
     signal.removeEventListener('abort', forward);
-    timer.abort(ATTEMPT_ENDED);
+    cancelTimeout?.();
   }
 }
 
 /**
- * What ends an attempt's timeout wait. One shared AbortError: aborting without a reason makes
- * a new DOMException (and its stack) for every model request, which nothing ever reads.
+ * Calls `onTimeout` after `ms` on `clock`, unless the returned function is called first. The
+ * system clock's sleep is a global `setTimeout` (looked up now, so fake timers still drive
+ * it): calling it directly spares every model request an AbortController, a listener, a
+ * promise and its rejection. Any other clock is waited on through its `sleep`.
+ */
+function startTimeout(clock: Clock, ms: number, onTimeout: () => void): () => void {
+  if (clock === systemClock) {
+    const timer = setTimeout(onTimeout, ms);
+    return () => clearTimeout(timer);
+  }
+  const wait = new AbortController();
+  clock.sleep(ms, wait.signal).then(onTimeout, () => undefined);
+  return () => wait.abort(ATTEMPT_ENDED);
+}
+
+/**
+ * What ends an attempt's timeout wait on a clock other than the system's. One shared
+ * AbortError: aborting without a reason makes a new DOMException (and its stack) each time,
+ * which nothing ever reads.
  */
 const ATTEMPT_ENDED = new DOMException('the request attempt ended', 'AbortError');

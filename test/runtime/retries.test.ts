@@ -1,6 +1,6 @@
 import { getEventListeners } from 'node:events';
 import { APICallError } from '@ai-sdk/provider';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { manualClock } from '../../src/model/clock.js';
 import type { ModelAdapter, ModelResponse, SampleContext } from '../../src/model/adapter.js';
 import { parseDefinition } from '../../src/policy/parse-definition.js';
@@ -181,6 +181,33 @@ describe('per-request timeout', () => {
     clock.advance(10);
     await expect(pending).resolves.toMatchObject({ status: 'completed', text: 'second try' });
     expect(clock.pending).toBe(0);
+  });
+
+  it('with the default clock the timeout is a plain timer: it aborts a request that never answers, and no timer outlives the turn', async () => {
+    vi.useFakeTimers();
+    try {
+      let called!: () => void;
+      const firstCall = new Promise<void>((resolve) => (called = resolve));
+      const model = modelOf((call) => {
+        if (call > 0) return reply('second try');
+        called();
+        return new Promise(() => undefined);
+      });
+      const rt = createRuntime({ model, requestTimeoutMs: 1_000, retry: { initialDelayMs: 10, jitter: 0 } });
+      const retried = nextRetry(rt);
+      const pending = rt.prompt('x');
+      await firstCall;
+      await vi.advanceTimersByTimeAsync(999);
+      expect(model.contexts[0]!.signal.aborted).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(await retried).toMatchObject({ attempt: 1, delayMs: 10, error: 'the model request timed out after 1000 ms' });
+      expect(model.contexts[0]!.signal.aborted).toBe(true);
+      await vi.advanceTimersByTimeAsync(10);
+      await expect(pending).resolves.toMatchObject({ status: 'completed', text: 'second try' });
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("a role's requestTimeoutMs applies to its agent's requests; a timeout that remains ends the turn with a clear error", async () => {
