@@ -4,7 +4,7 @@
  * waits go through the runtime's clock, so tests drive them with a simulated one; an abort
  * ends an attempt or a wait at once.
  */
-import { raceAbort, throwIfAborted } from '../model/abort.js';
+import { abortError, throwIfAborted } from '../model/abort.js';
 import { systemClock, type Clock } from '../model/clock.js';
 import { classifyFailure, RequestTimeoutError } from '../model/transient.js';
 import { errorText } from '../dialogue/error-text.js';
@@ -77,17 +77,27 @@ async function attempt<T>(clock: Clock, timeoutMs: number, signal: AbortSignal, 
   throwIfAborted(signal);
   const controller = new AbortController();
   let timedOut = false;
-  const forward = (): void => controller.abort(signal.reason);
+  // The attempt settles as soon as its signal aborts, even if `run` ignores it. It is aborted
+  // only from here, so it rejects here too (no listener of its own on its signal).
+  let rejectAttempt: ((error: unknown) => void) | undefined;
+  const abortAttempt = (reason: unknown): void => {
+    controller.abort(reason);
+    rejectAttempt?.(abortError(controller.signal));
+  };
+  const forward = (): void => abortAttempt(signal.reason);
   signal.addEventListener('abort', forward, { once: true });
   const cancelTimeout = Number.isFinite(timeoutMs)
     ? startTimeout(clock, timeoutMs, () => {
         timedOut = true;
-        controller.abort(new RequestTimeoutError(timeoutMs));
+        abortAttempt(new RequestTimeoutError(timeoutMs));
       })
     : undefined;
   try {
-    // A synchronous throw from `run` becomes a rejection like any other failure.
-    return await raceAbort(new Promise<T>((resolve) => resolve(run(controller.signal))), controller.signal);
+    return await new Promise<T>((resolve, reject) => {
+      rejectAttempt = reject;
+      // A synchronous throw from `run` becomes a rejection like any other failure.
+      new Promise<T>((settle) => settle(run(controller.signal))).then(resolve, reject);
+    });
   } catch (error) {
     if (timedOut && !signal.aborted) throw new RequestTimeoutError(timeoutMs);
     throw error;
