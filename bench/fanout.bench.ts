@@ -125,7 +125,7 @@ const REPS = 11;
 export default async function (): Promise<BenchFigures> {
   // Below 1,000 a sample averages several runs (50 at N = 1, 10 at N = 100).
   const workloads = { reply: replyFanoutMs, floor: xstateFloorMs, machine: machineOnlyMs, machineReply: machineReplyMs };
-  const s = await interleavedSamples(workloads, [1, 100, 1000], REPS, (n) => (n >= 1000 ? 1 : n >= 100 ? 10 : 50));
+  const s = await interleavedSamples(workloads, [1, 100, 1000], REPS, (n) => (n >= 1000 ? 1 : n >= 100 ? 10 : 50), 4);
   // Per-subagent figures: slopes of the median totals. Ratios: the median over repetitions of
   // the ratio within each one, whose samples ran side by side.
   const slope = (key: keyof typeof workloads, n: number) => slopeUs((size) => median(s[key].get(size)!), n);

@@ -46,8 +46,10 @@ export type SizedSamples<K extends string> = Record<K, Map<number, number[]>>;
 /**
  * Samples each workload at each size `reps` times. Every repetition runs every size, and at
  * each size every workload, so load drifts hit all alike and a repetition's samples are
- * close in time (ratios taken within a repetition cancel slow drifts); one unmeasured round
- * warms them up. A sample at a small size is the mean of `runsAt(n)` runs, so a run of a few
+ * close in time (ratios taken within a repetition cancel slow drifts). One unmeasured round
+ * at every size, then `largeWarmups` more runs at the largest, warm them up: a fresh process
+ * needs several large runs before V8 has grown its heap and optimized the hot code (the first
+ * 1,000-call replies took 1.1-1.4 s, then 0.55-0.9 s, and from about the fifth 0.25-0.45 s). A sample at a small size is the mean of `runsAt(n)` runs, so a run of a few
  * ms is not lost in scheduler noise. The heap is not collected between samples: a forced
  * collection shrinks V8's young generation, and the next sample then promotes and scavenges
  * far more than a process in its steady state does.
@@ -57,6 +59,7 @@ export async function interleavedSamples<K extends string>(
   sizes: readonly number[],
   reps: number,
   runsAt: (n: number) => number = () => 1,
+  largeWarmups = 0,
 ): Promise<SizedSamples<K>> {
   const keys = Object.keys(runs) as K[];
   const sample = async (run: SizedRun, n: number): Promise<number> => {
@@ -66,6 +69,8 @@ export async function interleavedSamples<K extends string>(
     return total / count;
   };
   for (const n of sizes) for (const key of keys) await sample(runs[key], n);
+  const largest = Math.max(...sizes);
+  for (let i = 0; i < largeWarmups; i++) for (const key of keys) await runs[key](largest);
   const samples = Object.fromEntries(keys.map((key) => [key, new Map<number, number[]>(sizes.map((n) => [n, []]))])) as SizedSamples<K>;
   for (let r = 0; r < reps; r++) {
     for (const n of sizes) for (const key of keys) samples[key].get(n)!.push(await sample(runs[key], n));

@@ -8,7 +8,8 @@
  * OpenAI Agents SDK (`agent.asTool()`). One process run: each system in its own worker thread
  * (see worker.mjs for why), driven from here one sample at a time, so no two run at once.
  * N = 1, 10, 100, 1000; the systems are interleaved within each repetition (their order
- * rotating between repetitions); one unmeasured round at every size warms every system up;
+ * rotating between repetitions); one unmeasured round at every size and five more at 1,000
+ * warm every system up;
  * 3 repetitions; the median is taken. Below N = 100 a sample is the mean of 100 / N runs, so a
  * run of a few ms is not lost in scheduler noise. The heap is not collected between samples: a
  * forced collection shrinks V8's young generation and slows the next sample far more than
@@ -20,6 +21,7 @@ import { Worker } from 'node:worker_threads';
 
 const SIZES = [1, 10, 100, 1000];
 const REPS = 3;
+const WARM_LARGE = 5;
 
 const system = (key, label, file, exported, ours = false) => ({ key, label, module: new URL(`./systems/${file}`, import.meta.url).href, exported, ours });
 const SYSTEMS = [
@@ -61,8 +63,12 @@ const workers = new Map(SYSTEMS.map((s) => [s.key, startWorker(s)]));
 const sample = (system, n) => workers.get(system.key).run(n, Math.max(1, Math.floor(100 / n)));
 
 const loadBefore = loadavg()[0];
-// Warm-up: every system once at every size, so no JIT start-up or first large heap lands in a sample.
+// Warm-up: every system once at every size, then WARM_LARGE more times at the largest. A fresh
+// thread needs several large runs before V8 has grown its heap and optimized the hot code
+// (this library's first 1,000-call replies took 1.1-1.4 s, then 0.55-0.9 s, and from about
+// the fifth 0.25-0.45 s), and no system should be sampled before it is steady.
 for (const n of SIZES) for (const system of SYSTEMS) await sample(system, n);
+for (let i = 0; i < WARM_LARGE; i++) for (const system of SYSTEMS) await workers.get(system.key).run(SIZES.at(-1), 1);
 
 const samples = new Map(SYSTEMS.map((s) => [s.key, new Map(SIZES.map((n) => [n, []]))]));
 for (let rep = 0; rep < REPS; rep++) {
