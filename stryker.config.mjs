@@ -29,7 +29,7 @@ export default {
     'machines/**/*.ts',
     '!machines/index.ts',
     'src/runtime/registry.ts',
-    'src/runtime/reports.ts',
+    // (machines/subagent-reports.ts is covered by machines/**)
     // Publishing, exactly-once delivery, turn reports, notices, cancellation; and routing.
     methods('src/runtime/core.ts', 'published', 'emit'),
     methods('src/runtime/core.ts', 'send', 'hostRuns'),

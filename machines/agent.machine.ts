@@ -17,7 +17,8 @@ import { composeInitialTask } from '../src/request/compose-task.js';
 import { assertAgentInput, freezeAgentInput } from './agent.input.js';
 import { SUBAGENT_ID_PREFIX } from './subagent-ids.js';
 import type { AgentStateMeta } from './agent.meta.js';
-import { cancelSubagents, createSubagent, releaseSubagent, subagentOf, subagentsOf, superviseSubagents } from './subagents.js';
+import { cancelSubagents, createSubagent, releaseSubagent, relayToParent, subagentOf, subagentsOf, superviseSubagents } from './subagents.js';
+import { presenterOf } from './subagent-reports.js';
 import { outputInstruction, repairInstruction } from '../src/request/output-schema.js';
 import { prefixReuseOf, requestBytesOf } from '../src/request/prefix-reuse.js';
 import type {
@@ -33,6 +34,8 @@ import type {
   SampleOutput,
   SummaryInput,
   SummaryResult,
+  SubagentReport,
+  SubagentReportEvent,
   ToolStepInput,
   TurnReport,
   TurnStatus,
@@ -108,6 +111,58 @@ export const agentMachine = setup({
     },
     /** Runtime hook: a continuable agent (or the root) finished a turn and is idle again. */
     reportTurn: (_, _params: { report: TurnReport }) => {},
+    /**
+     * Sends the finished turn to the parent's actor when it is the parent's business: the first
+     * report of a caller-delivered subagent (it answers the `Agent` call), or a turn the parent
+     * opened (its task or its message). Other turns stay with the host, so agents cannot loop.
+     */
+    reportTurnToParent: ({ context, self }, params: { report: TurnReport }) => {
+      const event = subagentReportOf(context, { kind: 'turn', turn: params.report });
+      if (event) relayToParent(self, event);
+    },
+    /** Sends the one result to the parent's actor (the `Agent` call's answer, or an inbox notice). */
+    reportResultToParent: ({ context, self }) => {
+      const event = subagentReportOf(context, { kind: 'result', result: finalResultOf(context) });
+      if (event) relayToParent(self, event);
+    },
+    /** The agent made its first report; later ones never answer the `Agent` call. */
+    noteFirstReport: assign({ firstReportMade: true }),
+    /**
+     * Writes a subagent's first report as the result of the `Agent` call that started it (caller
+     * delivery); the `answersPendingCall` guard admits it once, while the call waits.
+     */
+    answerAgentCall: assign(({ context, event, system }) => {
+      if (event.type !== 'subagent.report' || event.callId === null) return {};
+      const outcome = presenterOf(system).callResult(event.report);
+      return {
+        dialogue: context.dialogue.append(toolResultEntry({ callId: event.callId, toolName: 'Agent', content: outcome.content, isError: outcome.isError })),
+      };
+    }),
+    /** Runtime hook: an `Agent` call was answered by its subagent's report (the call is finished). */
+    noteCallAnswered: (_, _params: { callId: string; content: string; isError: boolean }) => {},
+    /**
+     * The report is a notice (no `Agent` call waits for it). A first report whose call no longer
+     * waits (its turn was interrupted) is dropped: the call already has its error result.
+     */
+    reportIsNotice: ({ event }) => event.type === 'subagent.report' && event.callId === null,
+    /** Queues a subagent's report that arrived while working as an inbox notice. */
+    queueReportNotice: assign({
+      inbox: ({ context, event, system }) => {
+        const item = noticeOf(event, system);
+        return item ? { item, next: context.inbox, size: (context.inbox?.size ?? 0) + 1 } : context.inbox;
+      },
+    }),
+    /** Opens a new turn with a subagent's report: a notice wakes an idle parent. */
+    openTurnWithReport: assign(({ context, event, system }) => {
+      const item = noticeOf(event, system);
+      if (!item) return {};
+      return {
+        dialogue: context.dialogue.append(userEntry({ text: item.text, origin: item.origin, opensTurn: true })),
+        step: 0,
+        repairAsked: false,
+        turnOpenedBy: item.origin,
+      };
+    }),
 
     /** Keeps the hook-accepted (possibly rewritten) task. */
     acceptTask: assign({
@@ -338,6 +393,13 @@ export const agentMachine = setup({
     isPendingCall: ({ context, event }) => event.type === 'tool.result' && context.dialogue.isPendingCall(event.callId),
     /** The turn used its allowed model requests. */
     stepLimitReached: ({ context }) => context.input.maxSteps !== undefined && context.step >= context.input.maxSteps,
+    /** The report answers an `Agent` call of the current step that still waits (O(1)). */
+    answersPendingCall: ({ context, event }) => event.type === 'subagent.report' && event.callId !== null && context.dialogue.isPendingCall(event.callId),
+    /**
+     * The report is a notice (no `Agent` call waits for it). A first report whose call no longer
+     * waits (its turn was interrupted) is dropped: the call already has its error result.
+     */
+    reportIsNotice: ({ event }) => event.type === 'subagent.report' && event.callId === null,
     /** The event comes from a subagent (actor id `subagent:<n>`), not from an invoked actor. */
     fromSubagent: ({ event }) => event.type.startsWith(`xstate.error.actor.${SUBAGENT_ID_PREFIX}`),
     /** A `send_message` addressed to this agent. */
@@ -371,6 +433,7 @@ export const agentMachine = setup({
     turnOpenedBy: undefined,
     value: undefined,
     repairAsked: false,
+    firstReportMade: false,
   }),
   initial: 'reserved',
   // What a host sees in each state (docs/path-tests.md, "State meta"): the path tests check
@@ -494,6 +557,8 @@ export const agentMachine = setup({
           on: {
             inbox: { actions: 'queueInboxItem' },
             send_message: { guard: 'isMessageForMe', actions: 'queueInboxItem' },
+            // A report no call waits for joins like any inbox item (acting answers waiting calls first).
+            'subagent.report': { guard: 'reportIsNotice', actions: 'queueReportNotice' },
             close: { actions: 'requestClose' },
             // The host cancelled this turn (its subagents are already cancelled): the model
             // request stops with the state, pending calls get error results, and the agent
@@ -504,12 +569,9 @@ export const agentMachine = setup({
               actions: [
                 'abandonPendingCalls',
                 'drainInbox',
-                {
-                  type: 'reportTurn',
-                  params: ({ context, event }) => ({
+                ...turnReported(({ context, event }: { context: AgentContext; event: AgentEvent }) => ({
                     report: turnReportOf(context, 'cancelled', 'cancelled', event.type === 'interrupt' ? event.reason : undefined),
-                  }),
-                },
+                  })),
                 'finishTurn',
               ],
             },
@@ -536,7 +598,7 @@ export const agentMachine = setup({
                     actions: [
                       { type: 'appendReply', params: ({ event }) => ({ output: event.output }) },
                       'drainInbox',
-                      { type: 'reportTurn', params: ({ context }) => ({ report: turnReportOf(context, 'max_steps', 'max_steps', stepLimitText(context)) }) },
+                      ...turnReported(({ context }) => ({ report: turnReportOf(context, 'max_steps', 'max_steps', stepLimitText(context)) })),
                       'finishTurn',
                     ],
                   },
@@ -563,7 +625,7 @@ export const agentMachine = setup({
                     actions: [
                       { type: 'appendReply', params: ({ event }) => ({ output: event.output }) },
                       // Reported before the turn is counted: the turn in progress is turnsCompleted.
-                      { type: 'reportTurn', params: ({ context }) => ({ report: turnReportOf(context, 'completed', 'completed') }) },
+                      ...turnReported(({ context }) => ({ report: turnReportOf(context, 'completed', 'completed') })),
                       'finishTurn',
                     ],
                   },
@@ -583,10 +645,7 @@ export const agentMachine = setup({
                     target: '#agent.running.idle',
                     actions: [
                       'drainInbox',
-                      {
-                        type: 'reportTurn',
-                        params: ({ context, event }) => ({ report: turnReportOf(context, 'failed', 'model_error', errorText(event.error)) }),
-                      },
+                      ...turnReported(({ context, event }: { context: AgentContext; event: { error: unknown } }) => ({ report: turnReportOf(context, 'failed', 'model_error', errorText(event.error)) })),
                       'finishTurn',
                     ],
                   },
@@ -608,14 +667,21 @@ export const agentMachine = setup({
               // Results join the dialogue as they arrive, so a fork started by a later call
               // of this step sees its siblings' results that exist; unknown, repeated and
               // late results change nothing.
-              on: { 'tool.result': { guard: 'isPendingCall', actions: 'appendToolResult' } },
+              on: {
+                'tool.result': { guard: 'isPendingCall', actions: 'appendToolResult' },
+                // A caller-delivered subagent's first report is its Agent call's result.
+                'subagent.report': {
+                  guard: 'answersPendingCall',
+                  actions: ['answerAgentCall', { type: 'noteCallAnswered', params: ({ context }) => answeredCallOf(context) }],
+                },
+              },
               always: [
                 {
                   guard: and(['allToolResultsIn', 'stepLimitReached', 'staysOpen']),
                   target: '#agent.running.idle',
                   actions: [
                     'drainInbox',
-                    { type: 'reportTurn', params: ({ context }) => ({ report: turnReportOf(context, 'max_steps', 'max_steps', stepLimitText(context)) }) },
+                    ...turnReported(({ context }) => ({ report: turnReportOf(context, 'max_steps', 'max_steps', stepLimitText(context)) })),
                     'finishTurn',
                   ],
                 },
@@ -631,6 +697,8 @@ export const agentMachine = setup({
           on: {
             inbox: { target: 'working', actions: 'openTurnWithItem' },
             send_message: { guard: 'isMessageForMe', target: 'working', actions: 'openTurnWithItem' },
+            // A subagent's report wakes an idle parent.
+            'subagent.report': { guard: 'reportIsNotice', target: 'working', actions: 'openTurnWithReport' },
             close: { target: '#agent.settled', actions: 'markClosed' },
             'compaction.apply': { guard: 'compactionIsCurrent', actions: 'applyCompaction' },
           },
@@ -644,8 +712,9 @@ export const agentMachine = setup({
       entry: [
         // A finished agent leaves no live subagents behind; theirs are reported before its own.
         { type: 'cancelSubagents', params: ({ context }) => ({ reason: `${context.input.path} finished` }) },
-        { type: 'releaseAndReport', params: ({ context }) => ({ result: resultOf(context), dialogue: context.dialogue }) },
+        { type: 'releaseAndReport', params: ({ context }) => ({ result: finalResultOf(context), dialogue: context.dialogue }) },
         'leaveParent',
+        'reportResultToParent',
       ],
     },
     cancelled: {
@@ -656,12 +725,68 @@ export const agentMachine = setup({
         // Children first: each subagent (and its own, before it) is cancelled and reported before this agent.
         { type: 'cancelSubagents', params: ({ context, event }) => ({ reason: event.type === 'cancel' && event.reason ? event.reason : `${context.input.path} was cancelled` }) },
         'markCancelled',
-        { type: 'releaseAndReport', params: ({ context }) => ({ result: resultOf(context), dialogue: context.dialogue }) },
+        { type: 'releaseAndReport', params: ({ context }) => ({ result: finalResultOf(context), dialogue: context.dialogue }) },
         'leaveParent',
+        'reportResultToParent',
       ],
     },
   },
 });
+
+/**
+ * The actions of a finished turn: the runtime's report hook, the report to the parent, and
+ * noting the first report. `report` builds the turn report from the context.
+ */
+function turnReported<E>(report: (args: { context: AgentContext; event: E }) => { report: TurnReport }) {
+  return [{ type: 'reportTurn', params: report }, { type: 'reportTurnToParent', params: report }, 'noteFirstReport'] as const;
+}
+
+/** Results by the context they were taken from: the runtime's hook and the parent get the same object. */
+const finalResults = new WeakMap<AgentContext, AgentResult>();
+
+/** The result of a settling agent, taken once per context (the host may complete it by identity). */
+function finalResultOf(context: AgentContext): AgentResult {
+  let result = finalResults.get(context);
+  if (!result) {
+    result = resultOf(context);
+    finalResults.set(context, result);
+  }
+  return result;
+}
+
+/** The `Agent` call result just written (the dialogue's last entry). */
+function answeredCallOf(context: AgentContext): { callId: string; content: string; isError: boolean } {
+  const entry = context.dialogue.at(context.dialogue.length - 1);
+  return entry?.kind === 'tool_result' ? { callId: entry.callId, content: entry.content, isError: entry.isError } : { callId: '', content: '', isError: false };
+}
+
+/** Whether a turn was opened by the parent (its task or its message): only those are reported up. */
+function openedByParent(context: AgentContext, report: SubagentReport): boolean {
+  if (report.kind === 'result') return true;
+  const opener = report.turn.openedBy;
+  return opener !== undefined && (opener.kind === 'task' || opener.kind === 'message') && opener.from === context.input.parentPath;
+}
+
+/**
+ * The `subagent.report` an agent sends its parent, or nothing. A caller-delivered agent's first
+ * report answers the `Agent` call that started it; a host caller (no call) takes it from the
+ * host instead. Every later report, and every report of a parent-delivered agent, is a notice.
+ */
+export function subagentReportOf(context: AgentContext, report: SubagentReport): SubagentReportEvent | undefined {
+  const { input } = context;
+  if (input.parentPath === null) return undefined;
+  if (!context.firstReportMade && input.delivery === 'caller') {
+    const callId = input.snapshot?.source.triggeringCallId ?? null;
+    return callId === null ? undefined : { type: 'subagent.report', from: input.path, callId, report };
+  }
+  return openedByParent(context, report) ? { type: 'subagent.report', from: input.path, callId: null, report } : undefined;
+}
+
+/** The inbox notice a subagent's report becomes, worded by the actor system's presenter. */
+function noticeOf(event: AgentEvent, system: object): InboxItem | undefined {
+  if (event.type !== 'subagent.report') return undefined;
+  return { text: presenterOf(system).notice(event.report), origin: { kind: 'notice', from: event.from } };
+}
 
 function checkedInput(input: AgentInput): AgentInput {
   assertAgentInput(input);

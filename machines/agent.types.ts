@@ -120,6 +120,11 @@ export interface AgentContext {
   readonly value: JsonValue | undefined;
   /** Whether this turn already had its one repair request. */
   readonly repairAsked: boolean;
+  /**
+   * Whether the agent made its first report (a finished turn or its result). A caller-delivered
+   * agent's first report answers its parent's `Agent` call; later ones are inbox notices.
+   */
+  readonly firstReportMade: boolean;
 }
 
 /**
@@ -199,6 +204,35 @@ export interface ToolOutcome {
   readonly isError: boolean;
 }
 
+/**
+ * What a per-call executor returns for an `Agent` call whose result is the subagent's first
+ * report (caller delivery): the step writes nothing for the call, and the agent writes the
+ * report as the call's result when the subagent's `subagent.report` arrives.
+ */
+export interface AnsweredBySubagent {
+  /** The subagent's path. */
+  readonly answeredBy: string;
+}
+
+/** What a per-call executor resolves with. */
+export type ToolStepOutcome = ToolOutcome | AnsweredBySubagent;
+
+/** A subagent's report to its parent: its one result, or a finished turn of a continuable one. */
+export type SubagentReport = { readonly kind: 'result'; readonly result: AgentResult } | { readonly kind: 'turn'; readonly turn: TurnReport };
+
+/**
+ * The event a subagent's actor sends its parent's actor when it reports. `callId` names the
+ * parent's `Agent` call the report answers (a caller-delivered subagent's first report);
+ * otherwise, or when that call no longer waits, the report becomes an inbox notice.
+ */
+export interface SubagentReportEvent {
+  readonly type: 'subagent.report';
+  /** The subagent's path. */
+  readonly from: string;
+  readonly callId: string | null;
+  readonly report: SubagentReport;
+}
+
 /** The typed event `send_message` travels as, from the sender's actor to the target's. */
 export interface SendMessageEvent {
   readonly type: 'send_message';
@@ -228,6 +262,7 @@ export type AgentEvent =
    * `subagent:<n>` of the agent's own).
    */
   | { readonly type: 'subagent.spawn'; readonly input: AgentInput; readonly actorId?: string }
+  | SubagentReportEvent
   | { readonly type: 'tool.result'; readonly callId: string; readonly toolName: string; readonly content: string; readonly isError: boolean }
   | { readonly type: 'compaction.apply'; readonly entry: CompactionEntry; readonly basedOn: number; readonly usage?: Usage }
   | { readonly type: `xstate.error.actor.${string}`; readonly error: unknown };

@@ -12,8 +12,9 @@
  * its own first, so the results arrive children first.
  */
 import { createActor, fromCallback, type AnyActorLogic, type AnyActorRef } from 'xstate';
-import type { AgentInput } from './agent.types.js';
+import type { AgentInput, SubagentReportEvent } from './agent.types.js';
 import { ChildIds } from './subagent-ids.js';
+import { handedOver } from './subagent-reports.js';
 
 /** One agent's live subagents, by path, in spawn order. */
 interface Held {
@@ -94,3 +95,24 @@ export const superviseSubagents = fromCallback(({ self }) => {
     if (agent) cancelSubagents(agent, 'its parent agent was stopped');
   };
 });
+
+/**
+ * Sends an agent's report to its parent's actor a microtask later, from the agent's own actor
+ * (so inspection shows who reported to whom). A microtask later: the agent's own new state
+ * reaches its observers (the journal) before its parent holds the report, and a cascade that
+ * cancels the parent right after the child reaches the parent first, which then takes nothing.
+ */
+export function relayToParent(child: AnyActorRef, event: SubagentReportEvent): void {
+  const parent = child._parent;
+  if (!parent) return;
+  queueMicrotask(() => {
+    if (handedOver(child.system, event)) return;
+    if (parent.getSnapshot().status !== 'active') return;
+    (child.system as unknown as Relay)._relay(child, parent, event);
+  });
+}
+
+/** XState's internal delivery between two actors of one system (what `sendTo` uses). */
+interface Relay {
+  _relay(source: AnyActorRef, target: AnyActorRef, event: SubagentReportEvent): void;
+}

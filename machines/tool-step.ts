@@ -5,10 +5,14 @@
 import { setMaxListeners } from 'node:events';
 import { fromCallback } from 'xstate';
 import { errorText } from '../src/dialogue/error-text.js';
-import type { AgentEvent, ToolInput, ToolOutcome, ToolStepInput } from './agent.types.js';
+import type { AgentEvent, ToolStepOutcome, ToolInput, ToolOutcome, ToolStepInput } from './agent.types.js';
 
-/** Runs one tool call; `signal` aborts when the step is stopped. */
-export type ToolExecutor = (input: ToolInput, signal: AbortSignal) => ToolOutcome | Promise<ToolOutcome>;
+/**
+ * Runs one tool call; `signal` aborts when the step is stopped. An `Agent` call whose subagent
+ * answers it (caller delivery) resolves with `{ answeredBy: path }`: the agent writes the
+ * subagent's first report as the call's result when it arrives.
+ */
+export type ToolExecutor = (input: ToolInput, signal: AbortSignal) => ToolStepOutcome | Promise<ToolStepOutcome>;
 
 /**
  * Callback logic for the agent machine's `runToolCalls` actor: starts every call of the step
@@ -30,13 +34,15 @@ export function toolStepLogic(execute: ToolExecutor) {
     const { signal } = controller;
     // Each call may listen for the abort (fetch does): expected, so no leak warning past 10.
     setMaxListeners(Math.max(10, input.calls.length + 10), signal);
-    const settle = (call: ToolInput['call'], outcome: ToolOutcome): void => {
-      // A call stopped with its step writes nothing.
-      if (!signal.aborted) sendBack({ type: 'tool.result', callId: call.id, toolName: call.name, content: outcome.content, isError: outcome.isError });
+    const settle = (call: ToolInput['call'], outcome: ToolStepOutcome): void => {
+      // A call stopped with its step writes nothing; one a subagent answers is written by the agent.
+      if (signal.aborted || isAnsweredBySubagent(outcome)) return;
+      const { content, isError } = checkedOutcome(outcome);
+      sendBack({ type: 'tool.result', callId: call.id, toolName: call.name, content, isError });
     };
     for (const call of input.calls) {
       const one: ToolInput = { path: input.path, call };
-      let outcome: ToolOutcome | Promise<ToolOutcome>;
+      let outcome: ToolStepOutcome | Promise<ToolStepOutcome>;
       try {
         outcome = execute(one, signal);
       } catch (error) {
@@ -44,9 +50,20 @@ export function toolStepLogic(execute: ToolExecutor) {
       }
       void Promise.resolve(outcome).then(
         (value) => settle(call, value),
-        (error: unknown) => settle(call, { content: `Error: ${errorText(error)}`, isError: true }),
+        (error: unknown) => settle(call, { content: `Error: ${errorText(error)}`, isError: true } satisfies ToolOutcome),
       );
     }
     return () => controller.abort();
   });
+}
+
+function isAnsweredBySubagent(outcome: unknown): boolean {
+  return typeof outcome === 'object' && outcome !== null && typeof (outcome as { answeredBy?: unknown }).answeredBy === 'string';
+}
+
+/** A harness executor's outcome, or an error result naming what it returned instead. */
+function checkedOutcome(outcome: unknown): ToolOutcome {
+  const o = outcome as Partial<ToolOutcome> | null | undefined;
+  if (typeof o === 'object' && o !== null && typeof o.content === 'string') return { content: o.content, isError: o.isError === true };
+  return { content: `Error: the tool executor returned ${errorText(outcome)} instead of { content, isError }`, isError: true };
 }

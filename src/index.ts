@@ -18,7 +18,7 @@ export { createRuntime, defineRuntimeTool } from './runtime/runtime.js';
 export { RuntimeError, type RuntimeErrorCode } from './runtime/errors.js';
 export { OutputSchemaError } from './request/output-schema.js';
 export { ROOT_PATH } from './runtime/paths.js';
-export { DEFAULT_RESULT_METADATA, resultMetadata, resultToolContent, type ResultMetadata, type ResultMetadataField } from './runtime/reports.js';
+export { DEFAULT_RESULT_METADATA, resultMetadata, resultToolContent, type ResultMetadata, type ResultMetadataField } from '../machines/subagent-reports.js';
 export { DEFAULT_MAX_STEPS } from './runtime/turns.js';
 export {
   DEFAULT_EVENT_BUFFER,

@@ -28,7 +28,7 @@ import type { ModelRequest } from '../request/types.js';
 import type { RuntimeCore } from './core.js';
 import type { Compaction, CoreBuilders } from './core-builders.js';
 import { requestOf } from './requests.js';
-import { executeToolWithEvents } from './tool-events.js';
+import { answeredCall, executeToolWithEvents } from './tool-events.js';
 import { deltaSink, type DeltaSink } from './delta-sink.js';
 import { errorText } from '../dialogue/error-text.js';
 import { normalizeResponse, normalizeSummary } from '../model/normalize.js';
@@ -158,9 +158,10 @@ export function createAgentLogic(core: RuntimeCore) {
           ...(output ? { output } : {}),
         };
       }),
-      runToolCalls: toolStepLogic((input, signal) => executeToolWithEvents(core, input, signal)),
+      runToolCalls: toolStepLogic((input, signal) => executeToolWithEvents(core, input, signal, 'by-machine')),
     },
     actions: {
+      noteCallAnswered: ({ context }, { callId }) => answeredCall(core, context.input.path, callId),
       publishInDirectory: ({ context }) => core.published(context.input.path),
       adoptSubagent: ({ self }, { path }) => core.adopt(path, subagentOf(self, path)),
       releaseAndReport: (_, params) => core.finished(params.result, params.dialogue),

@@ -5,8 +5,8 @@
 import type { AnyActorRef, InspectionEvent, Observer } from 'xstate';
 import { createActor } from 'xstate';
 import { nanoid } from 'nanoid';
-import type { AgentContext, AgentInput, TurnReport } from '../../machines/agent.types.js';
-import { resultOf } from '../../machines/agent.machine.js';
+import type { AgentContext, AgentInput, SubagentReportEvent, TurnReport } from '../../machines/agent.types.js';
+import { resultOf, subagentReportOf } from '../../machines/agent.machine.js';
 import { releaseSubagent } from '../../machines/subagents.js';
 import type { DialogueView } from '../dialogue/types.js';
 import { RuntimeError } from './errors.js';
@@ -33,7 +33,7 @@ import { resolveModelName } from '../policy/model-alias.js';
 import { BUILTIN_TOOL_NAMES } from '../request/tool-names.js';
 import { NOTHING_INHERITED } from '../request/prefix-reuse.js';
 import { Confirmer, type ConfirmInput } from './confirm.js';
-import { checkResultMetadata, settlementNotice, turnNotice, type ResultMetadata } from './reports.js';
+import { checkResultMetadata, configureReports, reportPresenter, type ReportPresenter, type ResultMetadata } from '../../machines/subagent-reports.js';
 import { UsageLedger, type UsageAccount } from './usage-ledger.js';
 import { checkPriceTable } from '../model/prices.js';
 import type { Usage } from '../model/adapter.js';
@@ -94,6 +94,10 @@ export class RuntimeCore {
   readonly ledger: UsageLedger;
   /** What parent models see with each result (checked once). */
   readonly resultMetadata: ResultMetadata;
+  /** How every agent of this runtime words its subagents' reports (with the results completed here). */
+  readonly presenter: ReportPresenter;
+  /** Each result as the machine reported it → as completed here (subtree usage, elapsed time by the runtime's clock). */
+  private readonly completedResults = new WeakMap<AgentResult, AgentResult>();
   /** Usage accounts of live agents, by path. */
   private readonly accounts = new Map<string, UsageAccount>();
   /** Prompts waiting for the end of their turn. */
@@ -117,6 +121,7 @@ export class RuntimeCore {
     this.retention = new RetentionStore(options.retention);
     this.ledger = new UsageLedger(options.prices === undefined ? undefined : checkPriceTable(options.prices));
     this.resultMetadata = checkResultMetadata(options.resultMetadata);
+    this.presenter = reportPresenter(this.resultMetadata, (reported) => this.completedResults.get(reported) ?? reported);
     this.now = options.now ?? Date.now;
     this.clock = options.clock ?? systemClock;
     if (options.retry !== undefined) checkRetryPolicy(options.retry, 'RuntimeOptions.retry');
@@ -270,6 +275,8 @@ export class RuntimeCore {
     let usage: Usage | undefined;
     const journal = this.journal;
     if (journal) this.journalStart(journal, record.path, actor.getSnapshot() as { value: unknown; context: AgentContext });
+    // The tree's agents word their subagents' reports with this runtime's metadata choice.
+    if (record.parentPath === null) configureReports(actor.system, { presenter: this.presenter, handOver: (event) => this.handOverToHost(event) });
     if (record.parentPath !== null && this.stream.active) {
       this.stream.publish({
         type: 'subagent-spawned',
@@ -307,15 +314,14 @@ export class RuntimeCore {
       error: (error: unknown) => {
         this.setNotBusy(record.path);
         if (context) {
-          this.finished(
-            {
-              ...resultOf(context, this.now()),
-              status: 'failed',
-              stopReason: 'internal_error',
-              error: `internal error in ${record.path}: ${errorText(error)}`,
-            },
-            context.dialogue,
-          );
+          const failed: AgentResult = {
+            ...resultOf(context, this.now()),
+            status: 'failed',
+            stopReason: 'internal_error',
+            error: `internal error in ${record.path}: ${errorText(error)}`,
+          };
+          this.finished(failed, context.dialogue);
+          this.reportForCrashed(record, context, failed);
         }
         this.emit('change', { path: record.path, state: 'settled' });
       },
@@ -324,11 +330,25 @@ export class RuntimeCore {
         // Stopped from outside (`actor.stop()` on it or an ancestor) without reaching a final
         // state: it still reports once, after the subagents its stop cancelled.
         if (context && !record.delivered && this.registry.get(record.path) === record) {
-          this.finished({ ...resultOf(context, this.now()), status: 'cancelled', stopReason: 'cancelled', error: `${record.path} was stopped` }, context.dialogue);
+          const stopped: AgentResult = { ...resultOf(context, this.now()), status: 'cancelled', stopReason: 'cancelled', error: `${record.path} was stopped` };
+          this.finished(stopped, context.dialogue);
+          this.reportForCrashed(record, context, stopped);
           this.emit('change', { path: record.path, state: 'cancelled' });
         }
       },
     });
+  }
+
+  /**
+   * An actor that failed or was stopped without settling cannot send its own report: its parent's
+   * actor gets the `subagent.report` the agent would have sent, and decides as for any other.
+   */
+  private reportForCrashed(record: AgentRecord, context: AgentContext, result: AgentResult): void {
+    if (record.parentPath === null || this.failure) return;
+    const event = subagentReportOf(context, { kind: 'result', result });
+    const parent = this.registry.get(record.parentPath)?.actor;
+    if (!event || this.handOverToHost(event)) return;
+    if (parent && parent.getSnapshot().status === 'active') parent.send(event);
   }
 
   /** Journals a new agent's descriptor (its parent's news first), or adopts a resumed one. */
@@ -367,16 +387,27 @@ export class RuntimeCore {
   }
 
   private setNotBusy(path: string): void {
-    if (!this.busy.delete(path) || this.busy.size > 0) return;
-    const waiters = this.quietWaiters;
-    this.quietWaiters = [];
-    for (const resolve of waiters) resolve();
+    if (!this.busy.delete(path) || this.busy.size > 0 || this.quietWaiters.length === 0) return;
+    // Checked a microtask later: an agent that just settled or ended a turn reports to its
+    // parent a microtask later, and a parent it wakes is busy again by then.
+    queueMicrotask(() => {
+      if (this.busy.size > 0) return;
+      const waiters = this.quietWaiters;
+      this.quietWaiters = [];
+      for (const resolve of waiters) resolve();
+    });
   }
 
   /** Resolves when no agent is busy. */
   whenQuiet(): Promise<void> {
-    if (this.busy.size === 0) return Promise.resolve();
-    return new Promise((resolve) => this.quietWaiters.push(resolve));
+    // Looked at a microtask later: a report an agent just sent is still on its way to the
+    // parent it will wake (agents report to their parents a microtask after they settle).
+    return new Promise((resolve) =>
+      queueMicrotask(() => {
+        if (this.busy.size === 0) resolve();
+        else this.quietWaiters.push(resolve);
+      }),
+    );
   }
 
   /** Runtime hook from the machine: a parent created a subagent's actor, about to start it. */
@@ -394,8 +425,9 @@ export class RuntimeCore {
 
   /**
    * Runtime hook from the machine: the agent reached `settled` or `cancelled`.
-   * Exactly once per agent: live descendants are cancelled first, then the path and slot
-   * are released, then the result goes to the caller or the parent's inbox.
+   * Exactly once per agent: the result is completed (subtree usage, elapsed time) and journaled,
+   * live descendants are cancelled, the path and slot are released, and waiters get the result.
+   * The agent's actor then reports it to its parent's actor (the machine's delivery).
    */
   finished(reported: AgentResult, dialogue?: DialogueView): void {
     const record = this.registry.get(reported.path);
@@ -411,6 +443,7 @@ export class RuntimeCore {
       ...(account ? { usage: account.own, subtreeUsage: account.subtree } : {}),
     };
     // Journaled before its subagents are cancelled: a resume then cancels any it finds live.
+    this.completedResults.set(reported, result);
     this.journal?.settled(result, dialogue);
     // A finished agent leaves no live subagents behind.
     for (const child of [...record.children]) this.cancel(child, `${reported.path} finished`);
@@ -421,9 +454,8 @@ export class RuntimeCore {
     const waiters = this.resultWaiters.get(record.path);
     this.resultWaiters.delete(record.path);
     for (const resolve of waiters ?? []) resolve(result);
-    if (record.parentPath === null) return;
-    if (takeFirstReport(record)?.({ kind: 'result', result })) return;
-    this.deliverToInbox(record.parentPath, settlementNotice(result, this.resultMetadata), record.path);
+    // Whoever holds the spawn's handle (the host, a host-run root's Agent call) gets the first report.
+    if (record.parentPath !== null) resolveFirstReport(record, { kind: 'result', result });
   }
 
   /**
@@ -454,15 +486,18 @@ export class RuntimeCore {
     this.emit('turn', report);
     if (this.turns.has(report.path)) this.turns.turnEnded(report);
     const record = this.registry.get(report.path);
-    if (!record || record.parentPath === null) return;
-    if (takeFirstReport(record)?.({ kind: 'turn', text: report.text, turn: report.turn })) return;
-    // Only turns the parent asked for are reported up; this keeps message loops impossible.
-    const opener = report.openedBy;
-    const fromParent = opener && opener.kind !== 'person' && opener.from === record.parentPath && (opener.kind === 'task' || opener.kind === 'message');
-    // A microtask later: the agent's own idle state reaches the journal before its parent
-    // holds the notice, so a crash between the two cannot make a resume report the turn twice.
-    const parentPath = record.parentPath;
-    if (fromParent) queueMicrotask(() => this.deliverToInbox(parentPath, turnNotice(report), record.path));
+    if (record && record.parentPath !== null) resolveFirstReport(record, { kind: 'turn', text: report.text, turn: report.turn });
+  }
+
+  /**
+   * Takes the reports of a host-run root's subagents (its loop is the host's, so its machine
+   * must not open a turn): a first report answers the host's `Agent` call, which awaits the
+   * spawn's `firstReport`; every other goes to the host as a notice.
+   */
+  private handOverToHost(event: SubagentReportEvent): boolean {
+    if (!this.hostRuns(event.from.slice(0, event.from.lastIndexOf('/')))) return false;
+    if (event.callId === null) this.options.hostRoot?.deliver({ text: this.presenter.notice(event.report), origin: { kind: 'notice', from: event.from } });
+    return true;
   }
 
   /** Delivers a turn notice to a parent's inbox (resume: once, if owed). */
@@ -472,7 +507,7 @@ export class RuntimeCore {
 
   /** Delivers a settled subagent's result to its parent's inbox (resume: once, if owed). */
   deliverNotice(parentPath: string, result: AgentResult): void {
-    this.deliverToInbox(parentPath, settlementNotice(result), result.path);
+    this.deliverToInbox(parentPath, this.presenter.notice({ kind: 'result', result }), result.path);
   }
 
   private deliverToInbox(to: string, text: string, from: string): void {
@@ -817,15 +852,11 @@ function shownTask(taskText: NonNullable<MessagingPolicy['taskText']>, input: Ta
   }
 }
 
-/**
- * The pending caller-delivery resolver, taken so it runs at most once; calling what it
- * returns resolves the Agent call and yields true.
- */
-function takeFirstReport(record: AgentRecord): ((report: FirstReportValue) => true) | undefined {
+/** Resolves the spawn handle's `firstReport` with the agent's first report (once). */
+function resolveFirstReport(record: AgentRecord, report: FirstReportValue): void {
   const resolve = record.onFirstReport;
-  if (!resolve) return undefined;
   record.onFirstReport = undefined;
-  return (report) => (resolve(report), true);
+  resolve?.(report);
 }
 
 /** Validates prompt attachments: each a `{ name, content }` pair of strings. */

@@ -34,7 +34,7 @@ import type { SessionStore } from '../store/types.js';
 import { RuntimeCore, sanitizingObserver } from './core.js';
 import { agentCoreBuilders } from './agent-logic.js';
 import { RuntimeError } from './errors.js';
-import { cancelToolContent, firstTurnToolContent, receiptToolContent, resultToolContent, turnNotice } from './reports.js';
+import { cancelToolContent, firstTurnToolContent, receiptToolContent, turnNotice } from '../../machines/subagent-reports.js';
 import { runtimeOf } from './runtime.js';
 import type { Runtime, RuntimeOptions } from './types.js';
 
@@ -272,6 +272,8 @@ class Restorer {
       closeRequested: agent.close,
       turnsCompleted: agent.turns,
       turnOpenedBy: agent.openedBy,
+      // A continuable agent reports each finished turn, so one with turns behind it reported first.
+      firstReportMade: agent.turns > 0,
     };
   }
 
@@ -400,12 +402,16 @@ class Restorer {
     const path = r.agent.spawn.path;
     for (const { call } of r.answers) {
       const child = call.name === 'Agent' ? this.byCall.get(`${path}\n${call.id}`) : undefined;
-      if (child && child.spawn.input['delivery'] !== 'parent' && !child.result) this.awaitFirstReport(r.actor, child, call.id);
+      if (child && child.spawn.input['delivery'] !== 'parent' && !child.result) this.answerOwedFirstTurn(r.actor, child, call.id);
     }
   }
 
-  /** A live caller-delivery subagent answers its parent's Agent call with its first report. */
-  private awaitFirstReport(parent: AnyActorRef, child: AgentImage, callId: string): void {
+  /**
+   * A caller-delivery subagent answers its parent's waiting `Agent` call with its first report:
+   * one still working does so through its machine, as a live one does; one whose first turn
+   * ended before the crash answers here.
+   */
+  private answerOwedFirstTurn(parent: AnyActorRef, child: AgentImage, callId: string): void {
     const path = child.spawn.path;
     const record = this.core.registry.get(path);
     if (!record) return;
@@ -418,16 +424,7 @@ class Restorer {
     if (child.state === 'running.idle' && child.turns > 0) {
       const text = this.restored.find((r) => r.agent === child)?.actor.getSnapshot().context.lastText ?? '';
       answer(firstTurnToolContent({ path, text, turn: child.turns - 1 }), false);
-      return;
     }
-    // Answered a microtask later, as a live spawn's awaited `firstReport` is: a cascade that
-    // cancels this child and then its parent reaches the parent first, so both runs agree.
-    record.onFirstReport = (report) =>
-      queueMicrotask(() =>
-        report.kind === 'result'
-          ? answer(resultToolContent(report.result), report.result.status !== 'completed')
-          : answer(firstTurnToolContent({ path, text: report.text, turn: report.turn }), false),
-      );
   }
 
   /** Delivers a result the journal shows settled but not delivered, exactly once. */
@@ -439,7 +436,8 @@ class Restorer {
     const call = spawn.snapshot.call;
     const pending = call !== null && (parent.actor.getSnapshot() as { context: AgentContext }).context.dialogue.pendingCalls().some((c) => c.id === call);
     if (pending && spawn.input['delivery'] !== 'parent') {
-      parent.actor.send({ type: 'tool.result', callId: call, toolName: 'Agent', content: resultToolContent(result), isError: result.status !== 'completed' });
+      const outcome = this.core.presenter.callResult({ kind: 'result', result });
+      parent.actor.send({ type: 'tool.result', callId: call, toolName: 'Agent', content: outcome.content, isError: outcome.isError });
     } else {
       this.core.deliverNotice(spawn.parent, result);
     }

@@ -8,7 +8,7 @@ import { RuntimeCore } from './core.js';
 import { agentCoreBuilders } from './agent-logic.js';
 import { ROOT_PATH } from './paths.js';
 import { spawnSubagent } from './spawn.js';
-import { executeToolWithEvents } from './tool-events.js';
+import { callToolForHost } from './tool-events.js';
 import type { NeedsApproval, Runtime, RuntimeOptions, RuntimeTool, SpawnPolicyDecision, ToolExecutionContext, ToolOutput } from './types.js';
 
 /**
@@ -37,7 +37,7 @@ export function runtimeOf(core: RuntimeCore): Runtime {
         ...(opts?.signal ? { signal: opts.signal } : {}),
         ...(opts ? { host: hostSpawnOptions(opts) } : {}),
       }),
-    callTool: (path, call, opts) => executeToolWithEvents(core, { path, call }, opts?.signal ?? new AbortController().signal),
+    callTool: (path, call, opts) => callToolForHost(core, { path, call }, opts?.signal ?? new AbortController().signal),
     send: (from, to, message) => void core.send(from, to, message),
     cancel: (path, reason) => core.cancel(path, reason),
     close: (path) => core.close(path),

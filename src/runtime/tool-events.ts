@@ -3,9 +3,9 @@
  * exactly one `tool-call-finished` after, with the outcome, or marked cancelled when the call's
  * step is stopped first (a call that ignores its signal may resolve much later, or never).
  */
-import type { ToolInput, ToolOutcome } from '../../machines/agent.types.js';
+import type { ToolInput, ToolOutcome, ToolStepOutcome } from '../../machines/agent.types.js';
 import type { RuntimeCore } from './core.js';
-import { executeTool } from './tools.js';
+import { executeTool, type CallAnswers } from './tools.js';
 
 /** The outcome text a cancelled call's `tool-call-finished` carries. */
 const CANCELLED_CALL = 'Error (aborted): the call was stopped before it finished';
@@ -36,10 +36,27 @@ function onStepAbort(signal: AbortSignal, cancel: () => void): () => void {
   return () => void running.get(signal)?.delete(cancel);
 }
 
+/**
+ * `Agent` calls a subagent answers, by `path\ncallId`: each finishes when its parent's machine
+ * writes the answer (or as cancelled when its step is stopped first).
+ */
+const answeredLater = new Map<string, (content: string, isError: boolean) => void>();
+
+/** Runtime hook: the machine wrote a subagent's first report as this `Agent` call's result. */
+export function answeredCall(core: RuntimeCore, path: string, callId: string): void {
+  if (answeredLater.size === 0) return;
+  const key = `${path}\n${callId}`;
+  const finish = answeredLater.get(key);
+  if (!finish) return;
+  answeredLater.delete(key);
+  const entry = core.dialogueOf(path)?.at(core.dialogueOf(path)!.length - 1);
+  if (entry?.kind === 'tool_result') finish(entry.content, entry.isError);
+}
+
 /** Runs a tool call like `executeTool`, publishing its start and finish while anyone iterates events. */
-export async function executeToolWithEvents(core: RuntimeCore, input: ToolInput, signal: AbortSignal): Promise<ToolOutcome> {
+export async function executeToolWithEvents(core: RuntimeCore, input: ToolInput, signal: AbortSignal, answers: CallAnswers = 'awaited'): Promise<ToolStepOutcome> {
   // Without an iterator the call costs what it did before streaming existed.
-  if (!core.stream.active) return executeTool(core, input, signal);
+  if (!core.stream.active) return executeTool(core, input, signal, answers);
   const { path, call } = input;
   core.publish({ type: 'tool-call-started', path, callId: call.id, toolName: call.name, args: call.arguments });
   let done = false;
@@ -51,7 +68,24 @@ export async function executeToolWithEvents(core: RuntimeCore, input: ToolInput,
   };
   const forget = signal.aborted ? () => {} : onStepAbort(signal, () => finish(CANCELLED_CALL, true, true));
   if (signal.aborted) finish(CANCELLED_CALL, true, true);
-  const outcome = await executeTool(core, input, signal);
+  const outcome = await executeTool(core, input, signal, answers);
+  if ('answeredBy' in outcome) {
+    const key = `${path}\n${call.id}`;
+    if (!done) {
+      answeredLater.set(key, (content, isError) => finish(content, isError, false));
+      // Stopped before its answer: finished as cancelled, and forgotten here too.
+      if (!signal.aborted) onStepAbort(signal, () => answeredLater.delete(key));
+      else answeredLater.delete(key);
+    }
+    return outcome;
+  }
   finish(outcome.content, outcome.isError, false);
   return outcome;
+}
+
+/** A host's `callTool`: every call, `Agent` included, resolves with its outcome. */
+export async function callToolForHost(core: RuntimeCore, input: ToolInput, signal: AbortSignal): Promise<ToolOutcome> {
+  const outcome = await executeToolWithEvents(core, input, signal, 'awaited');
+  // Never the case for 'awaited' calls; kept total rather than cast.
+  return 'answeredBy' in outcome ? { content: `Error: ${outcome.answeredBy} answers this call in its parent's dialogue`, isError: true } : outcome;
 }

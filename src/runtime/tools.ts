@@ -3,12 +3,12 @@
  * filtered tools, refused spawns and failing host tools all become error results the model
  * can read, and nothing is left held.
  */
-import type { ToolInput, ToolOutcome } from '../../machines/agent.types.js';
+import type { ToolStepOutcome, ToolInput, ToolOutcome } from '../../machines/agent.types.js';
 import { canonicalJson } from '../request/canonical.js';
 import { isBuiltinTool, parseToolArguments } from '../request/tools.js';
 import type { RuntimeCore } from './core.js';
 import { errorCode, RuntimeError } from './errors.js';
-import { cancelToolContent, firstTurnToolContent, receiptToolContent, resultToolContent } from './reports.js';
+import { cancelToolContent, firstTurnToolContent, receiptToolContent } from '../../machines/subagent-reports.js';
 import { spawnSubagent } from './spawn.js';
 import { checkToolCall } from '../policy/tool-permissions.js';
 import { isWithin } from './paths.js';
@@ -26,20 +26,27 @@ function failure(error: unknown): ToolOutcome {
   return { content: code ? `Error (${code}): ${message}` : `Error: ${message}`, isError: true };
 }
 
+/**
+ * Who writes a caller-delivered `Agent` call's result: `by-machine` (a step of the agent's own
+ * machine, which writes the subagent's first report when it arrives) or `awaited` (the call
+ * resolves with it: a host's `callTool`, a host-run root).
+ */
+export type CallAnswers = 'by-machine' | 'awaited';
+
 /** Runs a tool call; resolves with its outcome, never rejects. */
-export async function executeTool(core: RuntimeCore, input: ToolInput, signal: AbortSignal): Promise<ToolOutcome> {
+export async function executeTool(core: RuntimeCore, input: ToolInput, signal: AbortSignal, answers: CallAnswers = 'awaited'): Promise<ToolStepOutcome> {
   // A step's calls start once the transition that invoked them has ended and its observers
   // (the journal among them) have seen the reply: a crash never leaves an effect, such as a
   // spawn or a cancellation, journaled without the call that caused it.
   await Promise.resolve();
   try {
-    return await dispatch(core, input, signal);
+    return await dispatch(core, input, signal, answers);
   } catch (error) {
     return failure(error);
   }
 }
 
-async function dispatch(core: RuntimeCore, { path, call }: ToolInput, signal: AbortSignal): Promise<ToolOutcome> {
+async function dispatch(core: RuntimeCore, { path, call }: ToolInput, signal: AbortSignal, answers: CallAnswers): Promise<ToolStepOutcome> {
   // Filters are enforced here, not only in the schemas the model saw.
   const system = core.contextOf(path).input.system;
   if (!system.tools.some((t) => t.name === call.name)) {
@@ -65,8 +72,11 @@ async function dispatch(core: RuntimeCore, { path, call }: ToolInput, signal: Ab
       if (handle.delivery === 'parent') {
         return ok(receiptToolContent({ path: handle.path, context: core.registry.get(handle.path)?.contextLabel ?? '', lifetime: handle.lifetime }));
       }
+      // The parent's machine writes the subagent's first report as this call's result; a
+      // host-run root's call (the host's own loop) awaits it here instead.
+      if (answers === 'by-machine' && !core.hostRuns(path)) return { answeredBy: handle.path };
       const report = await handle.firstReport;
-      if (report.kind === 'result') return { content: resultToolContent(report.result, core.resultMetadata), isError: report.result.status !== 'completed' };
+      if (report.kind === 'result') return core.presenter.callResult(report);
       return ok(firstTurnToolContent({ path: handle.path, text: report.text, turn: report.turn }));
     }
     case 'send_message': {

@@ -2,13 +2,13 @@
  * The runtime's public shapes: options, handles, reports.
  */
 import type { InspectionEvent, Observer } from 'xstate';
-import type { AgentResult, Delivery, InboxItem, Lifetime, StopReason, TaskHookDecision, TurnReport, TurnStatus } from '../../machines/agent.types.js';
+import type { AgentResult, Delivery, InboxItem, Lifetime, StopReason, TaskHookDecision, ToolOutcome, TurnReport, TurnStatus } from '../../machines/agent.types.js';
 import type { ContextSpec } from '../context/types.js';
 import type { Attachment, ToolCall } from '../dialogue/entry.js';
 import type { DialogueView } from '../dialogue/types.js';
 import type { ModelAdapter, Usage } from '../model/adapter.js';
 import type { PriceTable } from '../model/prices.js';
-import type { ResultMetadata } from './reports.js';
+import type { ResultMetadata } from '../../machines/subagent-reports.js';
 import type { Summarizer } from '../model/summarizer.js';
 import type { Effort, JsonObject } from '../request/types.js';
 import type { Limits } from '../policy/limits.js';
@@ -157,11 +157,8 @@ export interface HostRoot {
   deliver(item: InboxItem): void;
 }
 
-/** A tool call's outcome, as it enters the calling agent's dialogue. */
-export interface ToolCallOutcome {
-  readonly content: string;
-  readonly isError: boolean;
-}
+/** A tool call's outcome, as it enters the calling agent's dialogue (the machine's `ToolOutcome`). */
+export type ToolCallOutcome = ToolOutcome;
 
 /** Automatic compaction: when a request would pass `maxRequestBytes`, summarize first. */
 export interface CompactionPolicy {

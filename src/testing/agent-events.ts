@@ -9,8 +9,10 @@ import type {
   TaskHookDecision,
   InboxItem,
   SampleOutput,
+  SubagentReport,
   SummaryResult,
 } from '../../machines/agent.types.js';
+import { NOTHING_INHERITED, prefixReuseOf } from '../request/prefix-reuse.js';
 import { compactionEntry, type JsonValue, type ToolCall } from '../dialogue/entry.js';
 import { ZERO_USAGE, type Usage } from '../model/adapter.js';
 import type { OutputCheck } from '../request/output-schema.js';
@@ -135,6 +137,9 @@ export function candidateEvents(context: AgentContext, payloads: Required<AgentP
   each(payloads.toolStepErrors, (error) => ({ type: 'xstate.error.actor.tools', error }));
   const call = awaitedCall(context);
   if (call) out.push({ label: 'tool result', event: { type: 'tool.result', callId: call.id, toolName: call.name, ...payloads.toolResult(call) } });
+  // A subagent's report: the first one answers the call that started it; any other is a notice.
+  if (call) out.push({ label: 'subagent answers the call', event: { type: 'subagent.report', from: `${context.input.path}/helper`, callId: call.id, report: helperReport(context) } });
+  out.push({ label: 'subagent result notice', event: { type: 'subagent.report', from: `${context.input.path}/helper`, callId: null, report: helperReport(context) } });
   each(payloads.inbox, (item) => ({ type: 'inbox', item }));
   out.push({ label: 'message from a peer', event: { type: 'send_message', from: '/root/peer', to: context.input.path, message: 'A message from a peer.' } });
   out.push({
@@ -167,6 +172,31 @@ export function candidateEvents(context: AgentContext, payloads: Required<AgentP
 }
 
 /** The last tool call still awaiting its result. */
+/** A completed result of the agent's subagent `helper`, as its `subagent.report` carries it. */
+function helperReport(context: AgentContext): SubagentReport {
+  const path = `${context.input.path}/helper`;
+  return {
+    kind: 'result',
+    result: {
+      text: 'The helper found it.',
+      path,
+      role: undefined,
+      context: 'none',
+      contextMode: 'none',
+      status: 'completed',
+      stopReason: 'completed',
+      error: undefined,
+      elapsedMs: 0,
+      sessionId: context.input.sessionId,
+      treeId: context.input.treeId,
+      usage: ZERO_USAGE,
+      subtreeUsage: ZERO_USAGE,
+      turns: 1,
+      prefix: prefixReuseOf(NOTHING_INHERITED, undefined),
+    },
+  };
+}
+
 function awaitedCall(context: AgentContext): ToolCall | undefined {
   return context.dialogue.pendingCalls().at(-1);
 }

@@ -32,11 +32,20 @@ export interface AgentScenarioOptions {
 
 const SYSTEM: SystemConfiguration = Object.freeze({ preset: 'path-test', systemPrompt: 'You are an agent under a path test.', tools: Object.freeze([]) });
 
-/** A small parent dialogue the copied-context and summary scenarios are given. */
+/** The parent's `Agent` call every subagent scenario was started by (its first report answers it). */
+export const SCENARIO_SPAWN_CALL_ID = 'call_spawn_worker';
+
+/** A small parent dialogue the copied-context and summary scenarios are given, ending in the spawning call. */
 function parentDialogue(): Dialogue {
   return Dialogue.of([
     userEntry({ text: 'What does the module do?', id: 'u_parent_1' }),
     assistantEntry({ text: 'It parses context specs.', id: 'a_parent_1' }),
+    userEntry({ text: 'Ask a worker to check.', id: 'u_parent_2' }),
+    assistantEntry({
+      text: '',
+      id: 'a_parent_2',
+      toolCalls: [{ id: SCENARIO_SPAWN_CALL_ID, name: 'Agent', arguments: { task_name: 'worker', message: 'Find out what the module does.' } }],
+    }),
   ]);
 }
 
@@ -53,7 +62,7 @@ function childInput(base: Partial<AgentInput>, o: { hooks: boolean; spec: Contex
     path: '/root/worker',
     parentPath: '/root',
     task: 'Find out what the module does.',
-    snapshot: selectSnapshot(parentDialogue(), o.spec),
+    snapshot: selectSnapshot(parentDialogue(), o.spec, { triggeringCallId: SCENARIO_SPAWN_CALL_ID }),
     contextLabel: mode,
     contextMode: mode,
     framing,

@@ -39,6 +39,11 @@ export interface RunAgentPathOptions {
   readonly machine?: typeof agentMachine;
   /** Sees the actor and every step as the run goes (e.g. an oracle comparing each step with a runtime). */
   readonly observer?: AgentPathObserver;
+  /**
+   * The actor the agent runs under as its XState parent: it receives the agent's
+   * `subagent.report` events (a result, a turn the parent asked for). By default the agent has none.
+   */
+  readonly parent?: AnyActorRef;
 }
 
 /**
@@ -133,83 +138,91 @@ export async function runAgentPath(path: AgentPath, options: RunAgentPathOptions
   let consumed = 0;
   let wake: (() => void) | undefined;
   let reports = 0;
-  const isRoot = (event: InspectionEvent): boolean => event.actorRef.sessionId === event.rootId;
-  const actor = createActor(logic, {
-    input: path.input,
-    inspect: (event: InspectionEvent) => {
-      options.inspect?.(event);
-      if (!isRoot(event)) return;
-      if (event.type === '@xstate.action' && event.action.type === 'releaseAndReport') reports++;
-      if (event.type === '@xstate.snapshot') {
-        log.push({ event: event.event, snapshot: event.snapshot as AnyMachineSnapshot });
-        wake?.();
-      }
-    },
-  });
-  options.observer?.created?.(actor);
-
-  const fail = (step: number, label: string, expected: string, actual: string): never => {
-    actor.stop();
-    throw new PathMismatchError({ path: path.name, step, label, expected, actual });
-  };
-  const next = async (): Promise<LogEntry> => {
-    while (consumed >= log.length) await new Promise<void>((resolve) => (wake = resolve));
-    wake = undefined;
-    return log[consumed++]!;
-  };
-  const keyOf = (snapshot: AnyMachineSnapshot): string => agentStateKey(snapshot as unknown as AgentSnapshotLike);
-
-  const states: string[] = [];
-  for (const [index, step] of path.steps.entries()) {
-    if (index === 0) actor.start();
-    else {
-      const driven = deliver(step, standIns, real, actor.send.bind(actor));
-      if (typeof driven === 'object') fail(index, step.label, `an agent able to take "${step.label}"`, driven.error);
-      if (driven === 'sync' && consumed >= log.length) fail(index, step.label, `the agent to process ${step.event.type}`, 'no event was processed');
+  const under: { agent?: AnyActorRef } = {};
+  const inspect = (event: InspectionEvent): void => {
+    options.inspect?.(event);
+    // Only the agent under test (not its subagents, not its parent).
+    if (under.agent === undefined || event.actorRef !== under.agent) return;
+    if (event.type === '@xstate.action' && event.action.type === 'releaseAndReport') reports++;
+    if (event.type === '@xstate.snapshot') {
+      log.push({ event: event.event, snapshot: event.snapshot as AnyMachineSnapshot });
+      wake?.();
     }
-    const entry = await next();
-    if (!sameEvent(entry.event, step.event, real.has(TOOL_STEP))) fail(index, step.label, `event ${eventText(step.event)}`, `event ${eventText(entry.event)}`);
-    const reached = keyOf(entry.snapshot);
-    states.push(reached);
-    if (reached !== step.expected) fail(index, step.label, step.expected, reached);
-    if (options.observer?.step) {
-      const seen: AgentStepSeen = {
-        index,
-        step,
-        path,
-        snapshot: entry.snapshot,
-        // The agent's own work: a subagent it spawned runs its stand-ins in the same registry.
-        invocations: standIns.invocations.filter((i) => isOwn(i.input, path.input.path)),
-        toolSteps: standIns.children.filter((c) => c.src === TOOL_STEP && isOwn(c.input, path.input.path)),
-      };
-      try {
-        options.observer.step(seen);
-      } catch (error) {
-        actor.stop();
-        throw error;
+  };
+  // An actor with a parent joins the parent's system, which XState inspects only from its root.
+  const inspection = options.parent?.system.inspect(inspect);
+  const actor = createActor(logic, { input: path.input, ...(options.parent ? { parent: options.parent } : { inspect }) });
+  under.agent = actor;
+  try {
+    options.observer?.created?.(actor);
+
+    const fail = (step: number, label: string, expected: string, actual: string): never => {
+      stopAgent(actor);
+      throw new PathMismatchError({ path: path.name, step, label, expected, actual });
+    };
+    const next = async (): Promise<LogEntry> => {
+      while (consumed >= log.length) await new Promise<void>((resolve) => (wake = resolve));
+      wake = undefined;
+      return log[consumed++]!;
+    };
+    const keyOf = (snapshot: AnyMachineSnapshot): string => agentStateKey(snapshot as unknown as AgentSnapshotLike);
+
+    const states: string[] = [];
+    for (const [index, step] of path.steps.entries()) {
+      if (index === 0) actor.start();
+      else {
+        const driven = deliver(step, standIns, real, actor.send.bind(actor));
+        if (typeof driven === 'object') fail(index, step.label, `an agent able to take "${step.label}"`, driven.error);
+        if (driven === 'sync' && consumed >= log.length) fail(index, step.label, `the agent to process ${step.event.type}`, 'no event was processed');
+      }
+      const entry = await next();
+      if (!sameEvent(entry.event, step.event, real.has(TOOL_STEP))) fail(index, step.label, `event ${eventText(step.event)}`, `event ${eventText(entry.event)}`);
+      const reached = keyOf(entry.snapshot);
+      states.push(reached);
+      if (reached !== step.expected) fail(index, step.label, step.expected, reached);
+      if (options.observer?.step) {
+        // A settled agent's report reaches its parent a microtask after the final state.
+        if (entry.snapshot.status === 'done') await afterMicrotasks();
+        const seen: AgentStepSeen = {
+          index,
+          step,
+          path,
+          snapshot: entry.snapshot,
+          // The agent's own work: a subagent it spawned runs its stand-ins in the same registry.
+          invocations: standIns.invocations.filter((i) => isOwn(i.input, path.input.path)),
+          toolSteps: standIns.children.filter((c) => c.src === TOOL_STEP && isOwn(c.input, path.input.path)),
+        };
+        try {
+          options.observer.step(seen);
+        } catch (error) {
+          stopAgent(actor);
+          throw error;
+        }
       }
     }
-  }
 
-  const last = actor.getSnapshot();
-  if (last.status !== 'done') {
-    if (reports !== 0) fail(-1, 'no result before a final state', 'releaseAndReport ran 0 times', `ran ${reports} times`);
-    actor.stop();
+    const last = actor.getSnapshot();
+    if (last.status !== 'done') {
+      if (reports !== 0) fail(-1, 'no result before a final state', 'releaseAndReport ran 0 times', `ran ${reports} times`);
+      stopAgent(actor);
+      checkStopped(standIns, (label, expected, actual) => fail(-1, label, expected, actual));
+      return { states, output: undefined, reports, lateDeliveries: 0 };
+    }
+    if (reports !== 1) fail(-1, 'exactly one result', 'releaseAndReport ran once', `ran ${reports} times`);
     checkStopped(standIns, (label, expected, actual) => fail(-1, label, expected, actual));
-    return { states, output: undefined, reports, lateDeliveries: 0 };
-  }
-  if (reports !== 1) fail(-1, 'exactly one result', 'releaseAndReport ran once', `ran ${reports} times`);
-  checkStopped(standIns, (label, expected, actual) => fail(-1, label, expected, actual));
-  let lateDeliveries = 0;
-  if (options.lateResults !== false) {
-    const before = { entries: log.length, snapshot: actor.getSnapshot() };
-    lateDeliveries = deliverLate(standIns, path.steps);
-    await afterMicrotasks();
-    if (log.length !== before.entries || actor.getSnapshot() !== before.snapshot || reports !== 1) {
-      fail(-1, 'late results are dropped', 'no event processed after the final state', `${log.length - before.entries} event(s) processed, ${reports} report(s)`);
+    let lateDeliveries = 0;
+    if (options.lateResults !== false) {
+      const before = { entries: log.length, snapshot: actor.getSnapshot() };
+      lateDeliveries = deliverLate(standIns, path.steps);
+      await afterMicrotasks();
+      if (log.length !== before.entries || actor.getSnapshot() !== before.snapshot || reports !== 1) {
+        fail(-1, 'late results are dropped', 'no event processed after the final state', `${log.length - before.entries} event(s) processed, ${reports} report(s)`);
+      }
     }
+    return { states, output: last.output as AgentResult, reports, lateDeliveries };
+  } finally {
+    inspection?.unsubscribe();
   }
-  return { states, output: last.output as AgentResult, reports, lateDeliveries };
 }
 
 /**
@@ -290,4 +303,13 @@ function sameEvent(actual: EventObject, expected: EventObject, realTools: boolea
 
 function eventText(event: EventObject): string {
   return event.type === 'tool.result' ? `tool.result(${String((event as { callId?: unknown }).callId)})` : event.type;
+}
+
+/**
+ * Stops the agent under test. XState refuses `stop()` on an actor with a parent (its parent
+ * stops it); `_stop` is the same procedure without that check.
+ */
+function stopAgent(actor: AnyActorRef): void {
+  if (actor._parent) (actor as unknown as { _stop(): void })._stop();
+  else actor.stop();
 }

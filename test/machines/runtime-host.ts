@@ -5,12 +5,11 @@
  * turn) are provided to it. The oracle then reads only what the runtime exposes: `list()`,
  * `list_agents`' view, `slotsInUse`, `result`/`turn` events and what reached the parent.
  */
-import type { AnyActorRef } from 'xstate';
+import { createActor, fromCallback, type AnyActorRef } from 'xstate';
 import { agentMachine } from '../../machines/agent.machine.js';
 import type { AgentEvent, AgentInput, AgentResult, TurnReport } from '../../machines/agent.types.js';
 import { RuntimeCore } from '../../src/runtime/core.js';
 import { agentCoreBuilders } from '../../src/runtime/agent-logic.js';
-import { settlementNotice } from '../../src/runtime/reports.js';
 import type { AgentRecord } from '../../src/runtime/registry.js';
 import { runtimeOf } from '../../src/runtime/runtime.js';
 import type { Runtime } from '../../src/runtime/types.js';
@@ -55,11 +54,10 @@ function sessionFor(input: AgentInput): Session {
   session.runtime.on('turn', (t) => void (t.path === input.path && session.current.turns.push(t)));
   if (input.parentPath !== null) {
     const parent = core.registry.addRoot(input.parentPath, 0);
-    // An idle parent whose inbox keeps every notice the runtime delivers to it.
-    parent.actor = {
-      send: (event: AgentEvent) => void session.current.atParent.push(event),
-      getSnapshot: () => ({ value: { running: 'idle' } }),
-    } as unknown as AnyActorRef;
+    // The agent's XState parent: it keeps every event the agent's actor sends it.
+    parent.actor = createActor(
+      fromCallback<AgentEvent>(({ receive }) => receive((event) => void session.current.atParent.push(event))),
+    ).start();
   }
   sessions.set(input, session);
   return session;
@@ -69,7 +67,7 @@ function sessionFor(input: AgentInput): Session {
  * The oracle's view of a runtime holding `input`'s agent, and what to run the path with. The
  * agent's path is held afresh for each run (whatever an earlier run left is undone first).
  */
-export function runtimeHost(input: AgentInput): { provide: AgentImplementations; observer: AgentPathObserver } {
+export function runtimeHost(input: AgentInput): { provide: AgentImplementations; observer: AgentPathObserver; parent?: AnyActorRef } {
   const session = sessionFor(input);
   const { core, runtime, actions } = session;
   const current: Session['current'] = { results: [], turns: [], atParent: [] };
@@ -103,12 +101,13 @@ export function runtimeHost(input: AgentInput): { provide: AgentImplementations;
       ? {}
       : {
           resultsAtParent: () =>
-            current.atParent.filter((e) => e.type === 'inbox' && current.results.some((r) => e.item.text === settlementNotice(r, core.resultMetadata))).length,
+            current.atParent.filter((e) => e.type === 'subagent.report' && e.report.kind === 'result' && e.report.result.path === input.path).length,
         }),
   };
   const oracle = agentOracle(input, host);
   return {
     provide: { actions },
+    ...(input.parentPath === null ? {} : { parent: core.registry.get(input.parentPath)?.actor }),
     observer: {
       created: (actor) => {
         record.actor = actor;

@@ -4,10 +4,10 @@
  * and never a transcript: the final text (or structured value) plus compact metadata the host
  * chooses.
  */
-import type { AgentResult, TurnReport } from '../../machines/agent.types.js';
-import type { JsonValue } from '../dialogue/entry.js';
-import type { Usage } from '../model/adapter.js';
-import { canonicalJson } from '../request/canonical.js';
+import type { AgentResult, SubagentReport, SubagentReportEvent, ToolOutcome, TurnReport } from './agent.types.js';
+import type { JsonValue } from '../src/dialogue/entry.js';
+import type { Usage } from '../src/request/usage.js';
+import { canonicalJson } from '../src/request/canonical.js';
 
 /**
  * A metadata field the parent model can be shown with a subagent's result. Fields a run
@@ -146,4 +146,75 @@ export function turnNotice(report: Pick<TurnReport, 'path' | 'turn' | 'text'>): 
 /** What a `cancel_agent` call returns: what it stopped, children first. */
 export function cancelToolContent(stopped: readonly { readonly path: string; readonly state: string }[]): string {
   return canonicalJson({ cancelled: stopped.map((s) => ({ agent_id: s.path, state: s.state })) });
+}
+
+/**
+ * How a parent's model reads what its subagents report: the `Agent` call's result (caller
+ * delivery, the first report) and the inbox notice (every other report). The agent machine
+ * writes these itself when a `subagent.report` arrives; a host changes only the wording.
+ */
+export interface ReportPresenter {
+  /** The `Agent` call's result text and error flag for a report that answers it. */
+  callResult(report: SubagentReport): ToolOutcome;
+  /** The notice that enters the parent's inbox for any other report. */
+  notice(report: SubagentReport): string;
+}
+
+/**
+ * The presenter for a metadata choice. `finalResult` maps the result an agent reported to the
+ * one its host completed (its subtree usage, say); by default it is the result as reported.
+ *
+ * @example
+ * ```ts
+ * const present = reportPresenter(['agent_id', 'status', 'usage']);
+ * present.notice({ kind: 'result', result }); // '<subagent_result>\n{"agent_id":…}\n</subagent_result>'
+ * ```
+ */
+export function reportPresenter(choice: ResultMetadata = DEFAULT_RESULT_METADATA, finalResult: (reported: AgentResult) => AgentResult = (r) => r): ReportPresenter {
+  return {
+    callResult: (report) => {
+      if (report.kind === 'turn') return { content: firstTurnToolContent({ path: report.turn.path, text: report.turn.text, turn: report.turn.turn }), isError: false };
+      const result = finalResult(report.result);
+      return { content: resultToolContent(result, choice), isError: result.status !== 'completed' };
+    },
+    notice: (report) => (report.kind === 'turn' ? turnNotice(report.turn) : settlementNotice(finalResult(report.result), choice)),
+  };
+}
+
+const DEFAULT_PRESENTER = reportPresenter();
+
+/** How the agents of one actor system handle their subagents' reports. */
+export interface ReportSettings {
+  /** The wording (default: {@link reportPresenter} with the default metadata). */
+  readonly presenter?: ReportPresenter;
+  /**
+   * Takes a report before it reaches its parent's actor, returning true when it did: for a
+   * parent whose loop the host runs (a host-run root), whose machine must not open a turn.
+   */
+  readonly handOver?: (event: SubagentReportEvent) => boolean;
+}
+
+const settings = new WeakMap<object, ReportSettings>();
+
+/**
+ * Sets how every agent of one actor system handles its subagents' reports (a runtime does
+ * this for its tree; an embedder who keeps the default wording never needs to).
+ *
+ * @example
+ * ```ts
+ * configureReports(root.system, { presenter: reportPresenter(['agent_id', 'status', 'usage']) });
+ * ```
+ */
+export function configureReports(system: object, value: ReportSettings): void {
+  settings.set(system, value);
+}
+
+/** The presenter of an actor system (the default wording unless one was set). */
+export function presenterOf(system: object): ReportPresenter {
+  return settings.get(system)?.presenter ?? DEFAULT_PRESENTER;
+}
+
+/** Hands a report to the host when the system's settings take it; true when taken. */
+export function handedOver(system: object, event: SubagentReportEvent): boolean {
+  return settings.get(system)?.handOver?.(event) === true;
 }
