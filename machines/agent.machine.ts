@@ -17,7 +17,7 @@ import { composeInitialTask } from '../src/request/compose-task.js';
 import { assertAgentInput, freezeAgentInput } from './agent.input.js';
 import { SUBAGENT_ID_PREFIX } from './subagent-ids.js';
 import type { AgentStateMeta } from './agent.meta.js';
-import { cancelSubagents, createSubagent, releaseSubagent, relayToParent, subagentOf, subagentsOf, superviseSubagents } from './subagents.js';
+import { agentAt, cancelSubagents, createSubagent, releaseSubagent, relayToParent, subagentOf, subagentsOf, superviseSubagents } from './subagents.js';
 import { presenterOf } from './subagent-reports.js';
 import { outputInstruction, repairInstruction } from '../src/request/output-schema.js';
 import { prefixReuseOf, requestBytesOf } from '../src/request/prefix-reuse.js';
@@ -237,9 +237,9 @@ export const agentMachine = setup({
      * target gone meanwhile gets nothing.
      */
     routeMessage: sendTo(
-      ({ event, self, system }) => targetOf(event, system) ?? self,
+      ({ event, self }) => targetOf(event, self) ?? self,
       // A target gone meanwhile: a note to self that no state takes (never a loop).
-      ({ event, system }) => (targetOf(event, system) ? event : ({ type: 'send_message.undeliverable' } as unknown as AgentEvent)),
+      ({ event, self }) => (targetOf(event, self) ? event : ({ type: 'send_message.undeliverable' } as unknown as AgentEvent)),
     ),
     /** Appends queued inbox items to the dialogue, in arrival order. */
     drainInbox: assign(({ context }) => {
@@ -815,9 +815,9 @@ function stepLimitText(context: AgentContext): string {
   return `stopped after ${context.step} model requests in one turn (limit ${context.input.maxSteps ?? 0})`;
 }
 
-/** The live actor a `send_message` is addressed to (system ids are agent paths). */
-function targetOf(event: AgentEvent, system: { get: (systemId: string) => unknown }): AnyActorRef | undefined {
-  return event.type === 'send_message' ? (system.get(event.to) as AnyActorRef | undefined) : undefined;
+/** The live actor a `send_message` is addressed to (system ids are agent paths; a root may have none). */
+function targetOf(event: AgentEvent, self: AnyActorRef): AnyActorRef | undefined {
+  return event.type === 'send_message' ? agentAt(self, event.to) : undefined;
 }
 
 /** The inbox item an `inbox` or addressed `send_message` event carries. */

@@ -4,7 +4,17 @@
  * @packageDocumentation
  */
 export { agentMachine, resultOf } from './agent.machine.js';
-export { toolStepLogic, type ToolExecutor } from './tool-step.js';
+export { toolStepLogic, type ToolExecutor, type ToolStepScope } from './tool-step.js';
+export {
+  delegatingAgent,
+  DelegatingAgentError,
+  type DelegatingAgent,
+  type DelegatingAgentOptions,
+  type HarnessTool,
+  type HarnessToolContext,
+  type ModelFunction,
+} from './delegation.js';
+export { configureReports, reportPresenter, type ReportPresenter, type ReportSettings } from './subagent-reports.js';
 export { createAgentInput, AgentInputError, type AgentInputOptions } from './agent.input.js';
 export { mergeStateMeta, REQUIRED_STATE_META, type AgentStateMeta, type AgentWork, type CloseMeaning, type InboxMeaning } from './agent.meta.js';
 export { subagentOf, subagentsOf } from './subagents.js';
@@ -16,6 +26,10 @@ export type {
   HookInput,
   InboxItem,
   SendMessageEvent,
+  SubagentReport,
+  SubagentReportEvent,
+  AnsweredBySubagent,
+  ToolStepOutcome,
   SampleInput,
   SampleOutput,
   StopReason,

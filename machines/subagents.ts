@@ -116,3 +116,16 @@ export function relayToParent(child: AnyActorRef, event: SubagentReportEvent): v
 interface Relay {
   _relay(source: AnyActorRef, target: AnyActorRef, event: SubagentReportEvent): void;
 }
+
+/**
+ * The live agent at `path` as seen from `agent`: any agent of the tree registered by its path
+ * (every subagent is), or one of `agent`'s ancestors (a root started without a system id).
+ */
+export function agentAt(agent: AnyActorRef, path: string): AnyActorRef | undefined {
+  const registered = agent.system.get(path) as AnyActorRef | undefined;
+  if (registered) return registered;
+  for (let up: AnyActorRef | undefined = agent; up; up = up._parent) {
+    if ((up.getSnapshot() as { context?: { input?: { path?: unknown } } }).context?.input?.path === path) return up;
+  }
+  return undefined;
+}

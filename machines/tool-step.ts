@@ -3,7 +3,7 @@
  * Pure: the function is the host's side effect.
  */
 import { setMaxListeners } from 'node:events';
-import { fromCallback } from 'xstate';
+import { fromCallback, type AnyActorRef } from 'xstate';
 import { errorText } from '../src/dialogue/error-text.js';
 import type { AgentEvent, ToolStepOutcome, ToolInput, ToolOutcome, ToolStepInput } from './agent.types.js';
 
@@ -12,7 +12,15 @@ import type { AgentEvent, ToolStepOutcome, ToolInput, ToolOutcome, ToolStepInput
  * answers it (caller delivery) resolves with `{ answeredBy: path }`: the agent writes the
  * subagent's first report as the call's result when it arrives.
  */
-export type ToolExecutor = (input: ToolInput, signal: AbortSignal) => ToolStepOutcome | Promise<ToolStepOutcome>;
+export type ToolExecutor = (input: ToolInput, signal: AbortSignal, step: ToolStepScope) => ToolStepOutcome | Promise<ToolStepOutcome>;
+
+/** Where a step runs: the agent whose calls it runs, and a way to send that agent events from the step. */
+export interface ToolStepScope {
+  /** The agent's actor (the step's XState parent). */
+  readonly agent: AnyActorRef;
+  /** Sends the agent an event from the step's actor (a spawn, a message to relay). */
+  send(event: AgentEvent): void;
+}
 
 /**
  * Callback logic for the agent machine's `runToolCalls` actor: starts every call of the step
@@ -29,7 +37,8 @@ export type ToolExecutor = (input: ToolInput, signal: AbortSignal) => ToolStepOu
  * ```
  */
 export function toolStepLogic(execute: ToolExecutor) {
-  return fromCallback<AgentEvent, ToolStepInput>(({ input, sendBack }) => {
+  return fromCallback<AgentEvent, ToolStepInput>(({ input, sendBack, self }) => {
+    const scope: ToolStepScope = { agent: self._parent as AnyActorRef, send: sendBack };
     const controller = new AbortController();
     const { signal } = controller;
     // Each call may listen for the abort (fetch does): expected, so no leak warning past 10.
@@ -44,7 +53,7 @@ export function toolStepLogic(execute: ToolExecutor) {
       const one: ToolInput = { path: input.path, call };
       let outcome: ToolStepOutcome | Promise<ToolStepOutcome>;
       try {
-        outcome = execute(one, signal);
+        outcome = execute(one, signal, scope);
       } catch (error) {
         outcome = Promise.reject(error);
       }

@@ -12,6 +12,7 @@ import { mergeStateMeta, REQUIRED_STATE_META } from '../../machines/agent.meta.j
 import type { AgentInput, AgentResult, InboxItem, SampleInput, ToolStepInput, TurnReport } from '../../machines/agent.types.js';
 import type { ToolCall } from '../dialogue/entry.js';
 import { stateValueString } from '../inspect/state-value.js';
+import { reportPresenter } from '../../machines/subagent-reports.js';
 import type { AgentPathObserver, AgentStepSeen } from './run-agent-path.js';
 import { PathMismatchError } from './path-error.js';
 import { stateNodesOf } from '../inspect/transitions.js';
@@ -202,10 +203,12 @@ class OracleState {
     }
   }
 
-  /** The inbox item an event brings this agent: an `inbox` item, or a `send_message` addressed to it. */
+  /** The inbox item an event brings this agent: an `inbox` item, a `send_message` addressed to it, or a subagent's notice. */
   private itemOf(event: AgentStepSeen['step']['event']): InboxItem | undefined {
     if (event.type === 'inbox') return event.item;
     if (event.type === 'send_message' && event.to === this.input.path) return { text: event.message, origin: { kind: 'message', from: event.from } };
+    // A subagent's report no call waits for: a notice in the default wording.
+    if (event.type === 'subagent.report' && event.callId === null) return { text: DEFAULT_WORDING.notice(event.report), origin: { kind: 'notice', from: event.from } };
     return undefined;
   }
 
@@ -215,6 +218,8 @@ class OracleState {
 }
 
 type Fail = (label: string, expected: string, actual: string) => never;
+
+const DEFAULT_WORDING = reportPresenter();
 
 function sameItem(a: Pick<InboxItem, 'text' | 'origin'>, b: InboxItem): boolean {
   return a.text === b.text && a.origin.kind === b.origin.kind;

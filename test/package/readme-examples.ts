@@ -57,13 +57,15 @@ const FIXTURES: Readonly<Record<string, Fixture>> = {
   askPerson: { code: 'const askPerson = async (path: string, args: unknown): Promise<boolean> => (console.log("approve?", path, args), true);' },
   callMyModel: {
     code: [
-      "import type { SampleInput as FixtureSampleInput, SampleOutput as FixtureSampleOutput } from 'subagent-actors/machine';",
-      'const callMyModel = async (input: FixtureSampleInput, _signal: AbortSignal): Promise<FixtureSampleOutput> => ({',
-      "  response: { text: `done: ${input.path}`, toolCalls: [], usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 } },",
-      '  compaction: undefined,',
+      "import type { SampleInput as FixtureSampleInput } from 'subagent-actors/machine';",
+      'const callMyModel = async (input: FixtureSampleInput, _signal: AbortSignal) => ({',
+      "  text: `done: ${input.path}`,",
+      '  toolCalls: [],',
+      '  usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 },',
       '});',
     ].join('\n'),
   },
+  readProjectFile: { code: "const readProjectFile = async (path: string): Promise<string> => `contents of ${path}`;" },
   myHarness: { code: "const myHarness = { deliver: (result: { readonly path: string; readonly status: string }) => console.log('delivered', result.path, result.status) };" },
 };
 

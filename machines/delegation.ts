@@ -1,0 +1,248 @@
+/**
+ * The agent machine with delegation built in, for a harness that brings only a model function
+ * and its own tools. The machine's tool step handles the coordination tools itself: `Agent`
+ * spawns a subagent (a child actor of the calling agent, with a frozen snapshot of the context
+ * the model chose) whose first report becomes the call's result; `send_message` goes out as the
+ * typed event; `cancel_agent`, `close_agent` and `list_agents` act on the agent's own subtree.
+ * Everything else runs the harness's tools.
+ */
+import { fromPromise, type AnyActorRef } from 'xstate';
+import { parseContextSpec, contextLabel, contextModeOf } from '../src/context/parse.js';
+import { selectSnapshot } from '../src/context/select.js';
+import type { ContextSpec } from '../src/context/types.js';
+import type { JsonValue } from '../src/dialogue/entry.js';
+import { errorText } from '../src/dialogue/error-text.js';
+import { canonicalJson } from '../src/request/canonical.js';
+import type { TaskFraming } from '../src/request/compose-task.js';
+import { NOTHING_INHERITED } from '../src/request/prefix-reuse.js';
+import type { ModelResponse, SummaryResult } from '../src/request/reply.js';
+import { BUILTIN_TOOL_SCHEMAS, isBuiltinTool, parseToolArguments, type AgentArgs } from '../src/request/tools.js';
+import type { JsonObject, ToolSchema } from '../src/request/types.js';
+import { ZERO_USAGE } from '../src/request/usage.js';
+import { agentMachine } from './agent.machine.js';
+import { createAgentInput, freezeAgentInput, type AgentInputOptions } from './agent.input.js';
+import type { AgentContext, AgentInput, SampleInput, SampleOutput, SummaryInput, ToolInput, ToolOutcome, ToolStepOutcome } from './agent.types.js';
+import { agentAt, subagentsOf } from './subagents.js';
+import { toolStepLogic, type ToolStepScope } from './tool-step.js';
+
+/** One model request: the agent's head and dialogue in, its reply out. Abort when `signal` aborts. */
+export type ModelFunction = (request: SampleInput, signal: AbortSignal) => ModelResponse | Promise<ModelResponse>;
+
+/** What a harness tool's `execute` gets besides its arguments. */
+export interface HarnessToolContext {
+  /** The calling agent's path. */
+  readonly path: string;
+  readonly callId: string;
+  /** Aborts when the call's step is stopped (the agent was cancelled or its turn interrupted). */
+  readonly signal: AbortSignal;
+}
+
+/** A harness tool: its model-facing schema and what one call does. */
+export interface HarnessTool {
+  readonly name: string;
+  readonly description: string;
+  /** JSON Schema of the arguments (an object schema). */
+  readonly inputSchema: JsonObject;
+  /** Runs one call; a string is a successful result, a thrown error an error result. */
+  execute(args: JsonValue, context: HarnessToolContext): string | ToolOutcome | Promise<string | ToolOutcome>;
+}
+
+/** The options of {@link delegatingAgent}. */
+export interface DelegatingAgentOptions {
+  readonly model: ModelFunction;
+  /** The harness's own tools (default none). Names must not be those of the coordination tools. */
+  readonly tools?: readonly HarnessTool[];
+  /**
+   * Writes the background of a `context: "summary"` spawn from the parent's snapshot. Without
+   * it, the model is told that `summary` is not available here.
+   */
+  readonly summarize?: (input: SummaryInput, signal: AbortSignal) => SummaryResult | Promise<SummaryResult>;
+}
+
+/** An agent machine with delegation, and the inputs its roots start with. */
+export interface DelegatingAgent {
+  /** The agent machine with the model, the tools and the coordination tools provided. */
+  readonly logic: typeof agentMachine;
+  /**
+   * A root agent's input: `createAgentInput` options; the tools the model sees (the
+   * coordination tools, then the harness's) are filled in.
+   */
+  input(options: Omit<AgentInputOptions, 'tools'>): AgentInput;
+}
+
+/** Thrown by {@link delegatingAgent} for options it cannot run with. */
+export class DelegatingAgentError extends Error {
+  override readonly name = 'DelegatingAgentError';
+  readonly code = 'invalid_delegating_agent' as const;
+}
+
+/**
+ * Builds the agent machine for a harness that provides only a model function and its tools.
+ * A root started with `input(...)` can delegate with the `Agent` tool: each subagent is a child
+ * actor of its caller, starts with the context the model chose, and reports exactly once (the
+ * `Agent` call's result). Cancelling or stopping an agent cancels its subtree, children first.
+ *
+ * @example
+ * ```ts
+ * const agents = delegatingAgent({ model: (request, signal) => callMyModel(request, signal), tools: [readFileTool] });
+ * const root = createActor(agents.logic, { input: agents.input({ task: 'Summarize the changelog', model: 'my-model' }) }).start();
+ * const result = await toPromise(root);
+ * ```
+ */
+export function delegatingAgent(options: DelegatingAgentOptions): DelegatingAgent {
+  if (typeof options !== 'object' || options === null) throw new DelegatingAgentError('delegatingAgent: options must be an object such as { model, tools }');
+  if (typeof options.model !== 'function') throw new DelegatingAgentError('delegatingAgent: model must be a function (request, signal) => reply');
+  if (options.summarize !== undefined && typeof options.summarize !== 'function') throw new DelegatingAgentError('delegatingAgent: summarize must be a function');
+  const tools = new Map<string, HarnessTool>();
+  for (const tool of options.tools ?? []) {
+    if (typeof tool !== 'object' || tool === null || typeof tool.name !== 'string' || typeof tool.execute !== 'function') {
+      throw new DelegatingAgentError(`delegatingAgent: each tool needs a name, a description, an inputSchema and an execute function (got ${errorText(tool)})`);
+    }
+    if (isBuiltinTool(tool.name)) throw new DelegatingAgentError(`delegatingAgent: "${tool.name}" is a coordination tool the machine provides; name your tool differently`);
+    if (tools.has(tool.name)) throw new DelegatingAgentError(`delegatingAgent: two tools are named "${tool.name}"`);
+    tools.set(tool.name, tool);
+  }
+  const schemas: readonly ToolSchema[] = [...BUILTIN_TOOL_SCHEMAS, ...[...tools.values()].map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }))];
+  const summarize = options.summarize;
+  const logic = agentMachine.provide({
+    actors: {
+      sampleModel: fromPromise<SampleOutput, SampleInput>(async ({ input, signal }) => ({
+        response: checkedReply(await options.model(input, signal)),
+        compaction: undefined,
+      })),
+      runToolCalls: toolStepLogic((call, signal, step) => runCall(call, signal, step, tools, summarize !== undefined)),
+      ...(summarize ? { generateSummary: fromPromise<SummaryResult, SummaryInput>(async ({ input, signal }) => summarize(input, signal)) } : {}),
+    },
+  });
+  return {
+    logic,
+    input: (inputOptions) => createAgentInput({ ...inputOptions, tools: schemas }),
+  };
+}
+
+/** A model reply the dialogue can hold, or an error naming what is wrong with it (a `model_error`). */
+function checkedReply(reply: unknown): ModelResponse {
+  const r = reply as Partial<ModelResponse> | null | undefined;
+  if (typeof r !== 'object' || r === null) throw new Error(`the model function returned ${errorText(reply)} instead of { text, toolCalls }`);
+  const text = r.text ?? '';
+  const toolCalls = r.toolCalls ?? [];
+  if (typeof text !== 'string') throw new Error('the model reply\'s text must be a string');
+  if (!Array.isArray(toolCalls)) throw new Error('the model reply\'s toolCalls must be an array');
+  for (const call of toolCalls as readonly unknown[]) {
+    const c = call as { id?: unknown; name?: unknown } | null;
+    if (typeof c !== 'object' || c === null || typeof c.id !== 'string' || c.id === '' || typeof c.name !== 'string' || c.name === '') {
+      throw new Error(`each tool call needs a non-empty id and name (got ${errorText(call)})`);
+    }
+  }
+  return { ...r, text, toolCalls, usage: r.usage ?? ZERO_USAGE } as ModelResponse;
+}
+
+const ok = (value: JsonValue): ToolOutcome => ({ content: canonicalJson(value), isError: false });
+const refuse = (code: string, message: string): ToolOutcome => ({ content: `Error (${code}): ${message}`, isError: true });
+
+/** Runs one call of a step: a coordination tool here, any other the harness's. */
+async function runCall(input: ToolInput, signal: AbortSignal, step: ToolStepScope, tools: ReadonlyMap<string, HarnessTool>, hasSummaries: boolean): Promise<ToolStepOutcome> {
+  const { path, call } = input;
+  const agent = step.agent;
+  if (!isBuiltinTool(call.name)) {
+    const tool = tools.get(call.name);
+    if (!tool) return refuse('unknown_tool', `there is no tool named "${call.name}"; available tools: ${[...BUILTIN_TOOL_SCHEMAS.map((t) => t.name), ...tools.keys()].join(', ')}`);
+    const output = await tool.execute(call.arguments as JsonValue, { path, callId: call.id, signal });
+    return typeof output === 'string' ? { content: output, isError: false } : output;
+  }
+  const parsed = parseToolArguments(call.name, call.arguments);
+  if (!parsed.ok) return refuse('invalid_arguments', parsed.error.message);
+  switch (parsed.tool) {
+    case 'Agent':
+      return spawn(agent, step, call.id, parsed.args, hasSummaries);
+    case 'send_message': {
+      const target = agentAt(agent, parsed.args.agent_id);
+      if (!target || target.getSnapshot().status !== 'active') return refuse('unknown_agent', `no live agent at ${parsed.args.agent_id}`);
+      if (parsed.args.agent_id === path) return refuse('invalid_arguments', 'an agent cannot message itself');
+      step.send({ type: 'send_message', from: path, to: parsed.args.agent_id, message: parsed.args.message });
+      return ok({ delivered_to: parsed.args.agent_id, status: 'delivered' });
+    }
+    case 'list_agents':
+      return ok({ agents: subtreeOf(agent).map((a) => ({ agent_id: a.path, state: a.state })) });
+    case 'cancel_agent':
+    case 'close_agent': {
+      const target = parsed.args.agent_id;
+      if (target === path || !target.startsWith(`${path}/`)) return refuse('not_permitted', `${path} may only ${parsed.tool === 'cancel_agent' ? 'cancel' : 'close'} its own subagents (and theirs); ${target} is not one of them`);
+      const actor = agent.system.get(target) as AnyActorRef | undefined;
+      if (!actor || actor.getSnapshot().status !== 'active') return refuse('unknown_agent', `no live agent at ${target}`);
+      if (parsed.tool === 'cancel_agent') {
+        actor.send({ type: 'cancel', reason: `cancelled by ${path}` });
+        return ok({ cancelled: [{ agent_id: target }] });
+      }
+      actor.send({ type: 'close' });
+      return ok({ agent_id: target, status: 'closing' });
+    }
+  }
+}
+
+/**
+ * Starts a subagent for an `Agent` call: a frozen snapshot of the caller's dialogue as the
+ * model chose it, the caller's head (so its prompt cache carries over), one-shot, answering
+ * this call. The agent creates and starts it as its own child.
+ */
+function spawn(agent: AnyActorRef, step: ToolStepScope, callId: string, args: AgentArgs, hasSummaries: boolean): ToolStepOutcome {
+  const parent = (agent.getSnapshot() as { context: AgentContext }).context;
+  const parentPath = parent.input.path;
+  const path = `${parentPath}/${args.task_name}`;
+  if (agent.system.get(path) !== undefined) return refuse('name_taken', `an agent named ${path} is still running; choose another task_name`);
+  let spec: ContextSpec;
+  try {
+    spec = args.context === undefined ? 'none' : parseContextSpec(args.context);
+  } catch (error) {
+    return refuse('invalid_context', errorText(error));
+  }
+  if (spec === 'summary' && !hasSummaries) return refuse('invalid_context', 'context "summary" is not available in this harness; use "none", "all" or a number of turns');
+  const mode = contextModeOf(spec);
+  const attachments = args.attachments ?? [];
+  const framing: TaskFraming =
+    mode === 'none'
+      ? { kind: 'independent', parentPath, instructions: undefined, projectContext: undefined, attachments }
+      : mode === 'summary'
+        ? { kind: 'summary', parentPath, role: undefined, attachments }
+        : { kind: 'fork', parentPath, role: undefined, attachments };
+  const input: AgentInput = freezeAgentInput({
+    ...parent.input,
+    path,
+    parentPath,
+    role: args.role,
+    task: args.message,
+    snapshot: selectSnapshot(parent.dialogue, spec, { triggeringCallId: callId }),
+    contextLabel: contextLabel(spec),
+    contextMode: mode,
+    framing,
+    model: args.model ?? parent.input.model,
+    effort: args.effort ?? parent.input.effort,
+    lifetime: 'one-shot',
+    delivery: 'caller',
+    output: undefined,
+    prefix: NOTHING_INHERITED,
+    hasTaskHooks: false,
+    startedAt: Date.now(),
+  });
+  step.send({ type: 'subagent.spawn', input });
+  // Started while the agent took the event: one that failed at once has already reported.
+  return { answeredBy: path };
+}
+
+/** The live agents under `agent`, depth first, with their states. */
+function subtreeOf(agent: AnyActorRef): { path: string; state: string }[] {
+  const out: { path: string; state: string }[] = [];
+  for (const child of subagentsOf(agent)) {
+    const snapshot = child.getSnapshot() as { value: unknown; context: AgentContext; status: string };
+    if (snapshot.status !== 'active') continue;
+    out.push({ path: snapshot.context.input.path, state: stateText(snapshot.value) });
+    out.push(...subtreeOf(child));
+  }
+  return out;
+}
+
+function stateText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  const [key, inner] = Object.entries(value as Record<string, unknown>)[0] ?? ['', ''];
+  return inner === undefined || inner === '' ? key : `${key}.${stateText(inner)}`;
+}
