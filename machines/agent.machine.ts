@@ -79,7 +79,10 @@ export const agentMachine = setup({
   actions: {
     /** Runtime hook: the agent entered `running` and becomes addressable. */
     publishInDirectory: () => {},
-    /** Runtime hook: release the slot and path, deliver the result exactly once (and retain the final dialogue). */
+    /**
+     * Runtime hook: the agent settled. Release the slot and path, record the result and hand it
+     * to the host's waiters (the machine reports it to the parent right after).
+     */
     releaseAndReport: (_, _params: { result: AgentResult; dialogue: DialogueView }) => {},
     /** A subagent's actor ended abnormally; the runtime has already delivered its result. */
     noteSubagentEnded: () => {},

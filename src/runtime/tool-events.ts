@@ -49,7 +49,8 @@ export function answeredCall(core: RuntimeCore, path: string, callId: string): v
   const finish = answeredLater.get(key);
   if (!finish) return;
   answeredLater.delete(key);
-  const entry = core.dialogueOf(path)?.at(core.dialogueOf(path)!.length - 1);
+  const dialogue = core.dialogueOf(path);
+  const entry = dialogue?.at(dialogue.length - 1);
   if (entry?.kind === 'tool_result') finish(entry.content, entry.isError);
 }
 
