@@ -5,6 +5,7 @@
  * snapshots taken from it and the dialogues of the subagents seeded with them.
  */
 import { nanoid } from 'nanoid';
+import { freezeBuilt } from './freeze.js';
 
 /** A JSON value, as tool-call arguments and tool results carry them. */
 export type JsonValue = string | number | boolean | null | readonly JsonValue[] | { readonly [key: string]: JsonValue };
@@ -101,14 +102,6 @@ export type Entry = UserEntry | AssistantEntry | ToolResultEntry | CompactionEnt
 
 const newId = (prefix: string): string => `${prefix}_${nanoid(12)}`;
 
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
-  }
-  return value;
-}
-
 /** Creates a frozen user entry. */
 export function userEntry(input: {
   text: string;
@@ -117,7 +110,7 @@ export function userEntry(input: {
   attachments?: readonly Attachment[];
   id?: string;
 }): UserEntry {
-  return deepFreeze({
+  return freezeBuilt({
     kind: 'user',
     id: input.id ?? newId('u'),
     text: input.text,
@@ -130,7 +123,7 @@ export function userEntry(input: {
 /** Creates a frozen assistant entry. Empty reasoning is left out, so such an entry equals one made without it. */
 export function assistantEntry(input: { text?: string; toolCalls?: readonly ToolCall[]; reasoning?: readonly ReasoningPart[]; id?: string }): AssistantEntry {
   const reasoning = (input.reasoning ?? []).map((r) => (r.providerMetadata === undefined ? { text: r.text } : { text: r.text, providerMetadata: r.providerMetadata }));
-  return deepFreeze({
+  return freezeBuilt({
     kind: 'assistant',
     id: input.id ?? newId('a'),
     text: input.text ?? '',
@@ -149,7 +142,7 @@ export function toolResultEntry(input: {
   isError?: boolean;
   id?: string;
 }): ToolResultEntry {
-  return deepFreeze({
+  return freezeBuilt({
     kind: 'tool_result',
     id: input.id ?? newId('r'),
     callId: input.callId,
@@ -161,5 +154,5 @@ export function toolResultEntry(input: {
 
 /** Creates a frozen compaction entry. */
 export function compactionEntry(input: { summary: string; anchorId: string | null; id?: string }): CompactionEntry {
-  return deepFreeze({ kind: 'compaction', id: input.id ?? newId('c'), summary: input.summary, anchorId: input.anchorId });
+  return freezeBuilt({ kind: 'compaction', id: input.id ?? newId('c'), summary: input.summary, anchorId: input.anchorId });
 }

@@ -13,6 +13,7 @@ import { refuseNonObject, toParseResult, TOOL_NAME_PATTERN, type FieldHints, typ
 import { isAiSdkSchema, isStandardSchema, toolJsonSchemaOf, type AiSdkSchema, type JsonSchemaObject, type ToolArgsOf, type ToolInputSchema } from './tool-input.js';
 import { aiSdkValidator, jsonSchemaValidator, standardValidator, type InputOutcome, type InputValidator } from './tool-input-validate.js';
 import type { JsonObject, ToolSchema } from './types.js';
+import { freezeBuilt } from '../dialogue/freeze.js';
 
 /** A host-defined tool: schema, validator, and the capabilities policy may ask to confirm. */
 export interface HostTool<T> {
@@ -82,11 +83,11 @@ export function defineHostTool<S extends ToolInputSchema>(def: HostToolDefinitio
   const generated = toolJsonSchemaOf(def.name, def.schema, def.jsonSchema);
   let declared: JsonObject;
   try {
-    declared = deepFreeze(JSON.parse(JSON.stringify(generated)) as JsonObject);
+    declared = freezeBuilt(JSON.parse(JSON.stringify(generated)) as JsonObject);
   } catch (error) {
     throw new TypeError(`Tool ${def.name}: its JSON Schema is not JSON (${error instanceof Error ? error.message : String(error)})`);
   }
-  const inputSchema = deepFreeze(JSON.parse(canonicalJson(declared)) as JsonObject);
+  const inputSchema = freezeBuilt(JSON.parse(canonicalJson(declared)) as JsonObject);
   const schema: ToolSchema = Object.freeze({ name: def.name, description: def.description, inputSchema });
   const byJsonSchema = (): InputValidator<ToolArgsOf<S>> => jsonSchemaValidator(def.name, declared as Record<string, unknown>);
   const validate: InputValidator<ToolArgsOf<S>> = isStandardSchema(def.schema)
@@ -105,10 +106,3 @@ export function defineHostTool<S extends ToolInputSchema>(def: HostToolDefinitio
   return Object.freeze({ name: def.name, schema, parse, capabilities: Object.freeze([...(def.capabilities ?? [])]) });
 }
 
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
-  }
-  return value;
-}

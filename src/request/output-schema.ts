@@ -11,6 +11,7 @@ import type { JsonValue } from '../dialogue/entry.js';
 import { canonicalJson } from './canonical.js';
 import { jsonSchemaAjv } from './json-schema-validator.js';
 import type { JsonObject } from './types.js';
+import { freezeBuilt } from '../dialogue/freeze.js';
 
 /** A schema that cannot be compiled, with where it came from. */
 export class OutputSchemaError extends Error {
@@ -33,7 +34,7 @@ export function checkOutputSchema(schema: unknown, source: string): JsonObject {
   }
   let frozen: JsonObject;
   try {
-    frozen = deepFreeze(JSON.parse(canonicalJson(schema)) as JsonObject);
+    frozen = freezeBuilt(JSON.parse(canonicalJson(schema)) as JsonObject);
   } catch (error) {
     throw new OutputSchemaError(`${source}: the output schema is not JSON (${error instanceof Error ? error.message : String(error)})`);
   }
@@ -67,7 +68,7 @@ export function checkOutput(text: string, schema: JsonObject): OutputCheck {
     return { valid: false, errors: `the final answer is not JSON (${error instanceof Error ? error.message : String(error)})` };
   }
   const validate = validatorOf(schema);
-  if (validate(value)) return { valid: true, value: deepFreeze(value) };
+  if (validate(value)) return { valid: true, value: freezeBuilt(value) };
   return { valid: false, errors: (validate.errors ?? []).map(describeError).join('; ') };
 }
 
@@ -101,10 +102,3 @@ export function repairInstruction(errors: string): string {
   ].join('\n');
 }
 
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
-  }
-  return value;
-}

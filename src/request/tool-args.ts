@@ -13,6 +13,7 @@ import { canonicalJson } from './canonical.js';
 import { describeSchema } from './schema-wording.js';
 import type { InputIssue, InputOutcome } from './tool-input-validate.js';
 import type { JsonObject, ToolSchema } from './types.js';
+import { freezeBuilt } from '../dialogue/freeze.js';
 
 /** What is wrong with one field of a tool call's arguments. */
 export interface ToolArgumentIssue {
@@ -71,11 +72,11 @@ export function defineTool<S extends z.ZodObject>(def: {
   if (def.description.trim() === '') throw new TypeError(`Tool ${def.name} needs a description`);
   const generated = z.toJSONSchema(def.schema, { io: 'input' }) as Record<string, unknown>;
   delete generated['$schema'];
-  const inputSchema = deepFreeze(JSON.parse(canonicalJson(generated)) as JsonObject);
+  const inputSchema = freezeBuilt(JSON.parse(canonicalJson(generated)) as JsonObject);
   const schema: ToolSchema = Object.freeze({ name: def.name, description: def.description, inputSchema });
   // Canonical key order is alphabetical; error messages list fields in declaration order,
   // which the generated (not yet canonicalized) schema still has.
-  const declared = deepFreeze(generated as JsonObject);
+  const declared = freezeBuilt(generated as JsonObject);
   const context: ParseContext = { name: def.name, declared, hints: def.hints ?? {} };
   return Object.freeze({
     name: def.name,
@@ -308,10 +309,3 @@ export function describeValue(value: unknown): string {
   }
 }
 
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
-  }
-  return value;
-}
