@@ -454,7 +454,8 @@ export const agentMachine = setup({
   // Stopping the agent stops this actor, which cancels the subagents still held (one small
   // actor per agent: stopping a parent must reach subagents held outside `children`).
   invoke: { id: 'subagents', src: 'superviseSubagents' },
-  output: ({ context }) => resultOf(context),
+  // The same object releaseAndReport and the parent's report got (taken once per final context).
+  output: ({ context }) => finalResultOf(context),
   states: {
     reserved: {
       description: 'Path and slot are held; not addressable. Task hooks run here, once per spawn.',
