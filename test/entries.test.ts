@@ -65,10 +65,14 @@ const PINNED: Record<string, { readonly values: readonly string[]; readonly type
     ],
   },
   './machine': {
-    values: ['AgentInputError', 'REQUIRED_STATE_META', 'agentMachine', 'createAgentInput', 'mergeStateMeta', 'resultOf', 'subagentOf', 'subagentsOf', 'toolStepLogic'],
+    values: [
+      'AgentInputError', 'DelegatingAgentError', 'REQUIRED_STATE_META', 'agentMachine', 'configureReports', 'createAgentInput', 'delegatingAgent', 'mergeStateMeta', 'reportPresenter', 'resultOf', 'subagentOf',
+      'subagentsOf', 'toolStepLogic',
+    ],
     types: [
-      'AgentContext', 'AgentEvent', 'AgentInput', 'AgentInputOptions', 'AgentStateMeta', 'AgentStatus', 'AgentWork', 'CloseMeaning', 'InboxMeaning', 'HookInput', 'InboxItem', 'SampleInput', 'SampleOutput',
-      'SendMessageEvent', 'StopReason', 'SummaryActorInput', 'SummaryResult', 'TaskHookDecision', 'ToolExecutor', 'ToolInput', 'ToolOutcome', 'ToolStepInput',
+      'AgentContext', 'AgentEvent', 'AgentInput', 'AgentInputOptions', 'AgentStateMeta', 'AgentStatus', 'AgentWork', 'AnsweredBySubagent', 'CloseMeaning', 'DelegatingAgent', 'DelegatingAgentOptions', 'HarnessTool',
+      'HarnessToolContext', 'InboxMeaning', 'HookInput', 'InboxItem', 'ModelFunction', 'ReportPresenter', 'ReportSettings', 'SampleInput', 'SampleOutput', 'SendMessageEvent', 'StopReason', 'SubagentReport',
+      'SubagentReportEvent', 'SummaryActorInput', 'SummaryResult', 'TaskHookDecision', 'ToolExecutor', 'ToolInput', 'ToolOutcome', 'ToolStepInput', 'ToolStepOutcome', 'ToolStepScope',
     ],
   },
   './testing': {
