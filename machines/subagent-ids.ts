@@ -32,9 +32,11 @@ export class ChildIds {
 
   /** Gives an id back once its child has been released (the registry does this once per child). */
   give(id: string): void {
-    if (!isSubagentActorId(id)) return;
-    const n = Number(id.slice(SUBAGENT_ID_PREFIX.length));
-    if (Number.isInteger(n) && n >= 0 && n < this.next) this.free.push(n);
+    const digits = isSubagentActorId(id) ? id.slice(SUBAGENT_ID_PREFIX.length) : '';
+    // Digits only: `Number('')` is 0, so a bare prefix would free id 0 a second time.
+    if (!/^\d+$/.test(digits)) return;
+    const n = Number(digits);
+    if (n < this.next) this.free.push(n);
   }
 
   /** Ids handed out and not given back. */

@@ -28,7 +28,7 @@ describe('ChildIds', () => {
     const ids = new ChildIds();
     ids.take();
     ids.take();
-    for (const id of ['/root/a', 'subagent:2', 'subagent:-1', 'subagent:0.5', 'subagent:x', 'xsubagent:0']) ids.give(id);
+    for (const id of ['/root/a', 'subagent:2', 'subagent:-1', 'subagent:0.5', 'subagent:x', 'xsubagent:0', 'subagent:', 'subagent: 1', 'subagent:1e0']) ids.give(id);
     expect(ids.inUse).toBe(2);
     expect(ids.take()).toBe('subagent:2');
   });
