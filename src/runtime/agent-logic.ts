@@ -161,7 +161,8 @@ export function createAgentLogic(core: RuntimeCore) {
       runToolCalls: toolStepLogic((input, signal) => executeToolWithEvents(core, input, signal, 'by-machine')),
     },
     actions: {
-      noteCallAnswered: ({ context }, { callId }) => answeredCall(core, context.input.path, callId),
+      // The call's result as written: the actor's snapshot still shows the dialogue before it.
+      noteCallAnswered: ({ context }, answer) => answeredCall(core, context.input.path, answer),
       publishInDirectory: ({ context }) => core.published(context.input.path),
       adoptSubagent: ({ self }, { path }) => core.adopt(path, subagentOf(self, path)),
       releaseAndReport: (_, params) => core.finished(params.result, params.dialogue),

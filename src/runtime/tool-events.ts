@@ -37,21 +37,19 @@ function onStepAbort(signal: AbortSignal, cancel: () => void): () => void {
 }
 
 /**
- * `Agent` calls a subagent answers, by `path\ncallId`: each finishes when its parent's machine
+ * `Agent` calls a subagent answers, per runtime by `path\ncallId`: each finishes when its parent's machine
  * writes the answer (or as cancelled when its step is stopped first).
  */
-const answeredLater = new Map<string, (content: string, isError: boolean) => void>();
+const answeredLater = new WeakMap<RuntimeCore, Map<string, (content: string, isError: boolean) => void>>();
 
 /** Runtime hook: the machine wrote a subagent's first report as this `Agent` call's result. */
-export function answeredCall(core: RuntimeCore, path: string, callId: string): void {
-  if (answeredLater.size === 0) return;
-  const key = `${path}\n${callId}`;
-  const finish = answeredLater.get(key);
-  if (!finish) return;
-  answeredLater.delete(key);
-  const dialogue = core.dialogueOf(path);
-  const entry = dialogue?.at(dialogue.length - 1);
-  if (entry?.kind === 'tool_result') finish(entry.content, entry.isError);
+export function answeredCall(core: RuntimeCore, path: string, answer: { readonly callId: string; readonly content: string; readonly isError: boolean }): void {
+  const waiting = answeredLater.get(core);
+  const key = `${path}\n${answer.callId}`;
+  const finish = waiting?.get(key);
+  if (!waiting || !finish) return;
+  waiting.delete(key);
+  finish(answer.content, answer.isError);
 }
 
 /** Runs a tool call like `executeTool`, publishing its start and finish while anyone iterates events. */
@@ -72,11 +70,13 @@ export async function executeToolWithEvents(core: RuntimeCore, input: ToolInput,
   const outcome = await executeTool(core, input, signal, answers);
   if ('answeredBy' in outcome) {
     const key = `${path}\n${call.id}`;
-    if (!done) {
-      answeredLater.set(key, (content, isError) => finish(content, isError, false));
+    if (!done && !signal.aborted) {
+      let waiting = answeredLater.get(core);
+      if (!waiting) answeredLater.set(core, (waiting = new Map()));
+      const calls = waiting;
+      calls.set(key, (content, isError) => finish(content, isError, false));
       // Stopped before its answer: finished as cancelled, and forgotten here too.
-      if (!signal.aborted) onStepAbort(signal, () => answeredLater.delete(key));
-      else answeredLater.delete(key);
+      onStepAbort(signal, () => calls.delete(key));
     }
     return outcome;
   }

@@ -320,3 +320,42 @@ describe('runtime.events()', () => {
     expect(seen[1]).toEqual({ type: 'retry', path: '/root', attempt: 1, delayMs: 50, error: 'HTTP 503', status: 503 });
   });
 });
+
+describe('Agent calls answered by their subagent', () => {
+  it('finish in their own runtime’s stream when two runtimes use the same paths and call ids', async () => {
+    const script = (answer: string) =>
+      scriptedModel({
+        '/root': { 0: [{ toolCalls: [{ name: 'Agent', arguments: { task_name: 'w', message: 'work' }, id: 'call_same' }] }, { text: 'done' }] },
+        '/root/w': { 0: [{ text: answer }] },
+      });
+    const slowScript = script('answer of A');
+    const childWaiting = deferred<void>();
+    const gate = deferred<void>();
+    const slow: ModelAdapter = {
+      name: 'slow-child',
+      sample: async (request, context: SampleContext) => {
+        if (context.agentPath === '/root/w') {
+          childWaiting.resolve();
+          await gate.promise;
+        }
+        return slowScript.sample(request, context);
+      },
+    };
+    const a = createRuntime({ model: slow });
+    const b = createRuntime({ model: script('answer of B') });
+    const readingA = collect(a.events());
+    const readingB = collect(b.events());
+    const turnA = a.prompt('Go');
+    await childWaiting.promise;
+    await b.prompt('Go');
+    gate.resolve();
+    await turnA;
+    a.stop();
+    b.stop();
+    for (const [events, answer] of [[await readingA, 'answer of A'], [await readingB, 'answer of B']] as const) {
+      const finished = events.filter((e) => e.type === 'tool-call-finished' && e.path === '/root' && e.callId === 'call_same');
+      expect(finished).toHaveLength(1);
+      expect(finished[0]).toMatchObject({ cancelled: false, content: expect.stringContaining(answer) });
+    }
+  });
+});
