@@ -14,6 +14,16 @@ import { afterMicrotasks } from '../../src/testing/deferred.js';
 import { StandIns } from '../../src/testing/stand-ins.js';
 import { ZERO_USAGE } from '../../src/request/usage.js';
 
+/** The agent machine's side-effecting actors as stand-ins the test settles. */
+export function standInActors(standIns: StandIns): NonNullable<Parameters<typeof agentMachine.provide>[0]['actors']> {
+  return {
+    runTaskHooks: standIns.promise('runTaskHooks'),
+    generateSummary: standIns.promise('generateSummary'),
+    sampleModel: standIns.promise('sampleModel'),
+    runToolCalls: standIns.callback('runToolCalls'),
+  } as never;
+}
+
 /** A started agent on stand-ins. */
 export function driveAgent(input: AgentInput, overrides: Parameters<typeof agentMachine.provide>[0] = {}) {
   const standIns = new StandIns();
@@ -22,12 +32,7 @@ export function driveAgent(input: AgentInput, overrides: Parameters<typeof agent
   let published = 0;
   const logic = agentMachine
     .provide({
-      actors: {
-        runTaskHooks: standIns.promise('runTaskHooks'),
-        generateSummary: standIns.promise('generateSummary'),
-        sampleModel: standIns.promise('sampleModel'),
-        runToolCalls: standIns.callback('runToolCalls'),
-      } as never,
+      actors: standInActors(standIns),
       actions: {
         publishInDirectory: () => void published++,
         reportTurn: (_, { report }) => void turns.push(report),

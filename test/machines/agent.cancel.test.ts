@@ -14,6 +14,7 @@ import { agentStateKey } from '../../src/testing/agent-state.js';
 import { afterMicrotasks } from '../../src/testing/deferred.js';
 import { StandIns } from '../../src/testing/stand-ins.js';
 import { ZERO_USAGE } from '../../src/model/adapter.js';
+import { standInActors } from './agent-driver.js';
 
 describe('cancel in every state', () => {
   const paths = agentPaths();
@@ -35,14 +36,7 @@ describe('cancel in every state', () => {
 function startAgent(scenarioName: string) {
   const scenario = agentScenarios().find((s) => s.name === scenarioName)!;
   const standIns = new StandIns();
-  const logic = agentMachine.provide({
-    actors: {
-      runTaskHooks: standIns.promise('runTaskHooks'),
-      generateSummary: standIns.promise('generateSummary'),
-      sampleModel: standIns.promise('sampleModel'),
-      runToolCalls: standIns.callback('runToolCalls'),
-    } as never,
-  });
+  const logic = agentMachine.provide({ actors: standInActors(standIns) });
   const seen: InspectionEvent[] = [];
   const actor = createActor(logic, { input: scenario.input, inspect: (e) => void (e.actorRef.sessionId === e.rootId && seen.push(e)) });
   actor.start();
