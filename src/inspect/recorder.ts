@@ -6,7 +6,7 @@
 import { createWriteStream } from 'node:fs';
 import type { InspectionEvent } from 'xstate';
 import { actorName, sanitizeContext, type ActorNameSource } from './sanitize.js';
-import { stateValueString } from './state-value.js';
+import { stateValueString } from '../text/state-value.js';
 
 /** One line of a trace. */
 export interface TraceRecord {

@@ -15,7 +15,7 @@ import type { AgentLogic, CoreBuilders } from './core-builders.js';
 import { summarizerFor } from './summarizer-choice.js';
 import type { Summarizer } from '../model/summarizer.js';
 import { sanitizeInspectionEvent } from '../inspect/sanitize.js';
-import { stateValueString } from '../inspect/state-value.js';
+import { stateValueString } from '../text/state-value.js';
 import { ROOT_PATH } from './paths.js';
 import { Registry, type AgentRecord } from './registry.js';
 import { RetentionStore } from './retention.js';

@@ -11,7 +11,7 @@ import type { AgentStateMeta } from '../../machines/agent.meta.js';
 import { mergeStateMeta, REQUIRED_STATE_META } from '../../machines/agent.meta.js';
 import type { AgentInput, AgentResult, InboxItem, SampleInput, ToolStepInput, TurnReport } from '../../machines/agent.types.js';
 import type { ToolCall } from '../dialogue/entry.js';
-import { stateValueString } from '../inspect/state-value.js';
+import { stateValueString } from '../text/state-value.js';
 import { reportPresenter } from '../../machines/subagent-reports.js';
 import type { AgentPathObserver, AgentStepSeen } from './run-agent-path.js';
 import { PathMismatchError } from './path-error.js';

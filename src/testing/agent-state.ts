@@ -3,7 +3,7 @@
  * guards read, and nothing volatile (no dialogue, usage, timestamps, ids).
  */
 import type { AgentContext } from '../../machines/agent.types.js';
-import { stateValueString } from '../inspect/state-value.js';
+import { stateValueString } from '../text/state-value.js';
 
 /** The snapshot fields {@link agentStateKey} reads. */
 export interface AgentSnapshotLike {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { createMachine } from 'xstate';
 import { agentMachine } from '../../machines/agent.machine.js';
 import { isStateMachine, loadMachines } from '../../src/inspect/machine-modules.js';
-import { stateValueString } from '../../src/inspect/state-value.js';
+import { stateValueString } from '../../src/text/state-value.js';
 
 describe('loadMachines', () => {
   it('finds every machine exported by machines/*.machine.ts', async () => {
