@@ -24,6 +24,7 @@ import { createAgentInput, freezeAgentInput, type AgentInputOptions } from './ag
 import type { AgentContext, AgentInput, SampleInput, SampleOutput, SummaryInput, ToolInput, ToolOutcome, ToolStepOutcome } from './agent.types.js';
 import { agentAt, subagentsOf } from './subagents.js';
 import { toolStepLogic, type ToolStepScope } from './tool-step.js';
+import { stateValueString } from '../src/text/state-value.js';
 
 /** One model request: the agent's head and dialogue in, its reply out. Abort when `signal` aborts. */
 export type ModelFunction = (request: SampleInput, signal: AbortSignal) => ModelResponse | Promise<ModelResponse>;
@@ -142,6 +143,9 @@ const refuse = (code: string, message: string): ToolOutcome => ({ content: `Erro
 
 /** Runs one call of a step: a coordination tool here, any other the harness's. */
 async function runCall(input: ToolInput, signal: AbortSignal, step: ToolStepScope, tools: ReadonlyMap<string, HarnessTool>, hasSummaries: boolean): Promise<ToolStepOutcome> {
+  // A microtask later, as the runtime's calls start: the agent has taken the reply by then,
+  // so a subagent spawned by an earlier call of the step exists for the later ones.
+  await Promise.resolve();
   const { path, call } = input;
   const agent = step.agent;
   if (!isBuiltinTool(call.name)) {
@@ -235,14 +239,8 @@ function subtreeOf(agent: AnyActorRef): { path: string; state: string }[] {
   for (const child of subagentsOf(agent)) {
     const snapshot = child.getSnapshot() as { value: unknown; context: AgentContext; status: string };
     if (snapshot.status !== 'active') continue;
-    out.push({ path: snapshot.context.input.path, state: stateText(snapshot.value) });
+    out.push({ path: snapshot.context.input.path, state: stateValueString(snapshot.value) });
     out.push(...subtreeOf(child));
   }
   return out;
-}
-
-function stateText(value: unknown): string {
-  if (typeof value === 'string') return value;
-  const [key, inner] = Object.entries(value as Record<string, unknown>)[0] ?? ['', ''];
-  return inner === undefined || inner === '' ? key : `${key}.${stateText(inner)}`;
 }

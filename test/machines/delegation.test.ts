@@ -173,4 +173,31 @@ describe('delegatingAgent', () => {
     const tool: HarnessTool = { name: 'Agent', description: 'x', inputSchema: { type: 'object' }, execute: () => 'x' };
     expect(() => delegatingAgent({ model: () => reply('x'), tools: [tool] })).toThrow(/coordination tool/);
   });
+
+  it('lists, cancels and closes only the caller’s own subagents', async () => {
+    const gate = new Promise<ModelResponse>(() => {});
+    const { model } = scripted({
+      '/root': [
+        () =>
+          reply('', [
+            agentCall('c1', { task_name: 'leaf', message: 'Wait' }),
+            { id: 'l1', name: 'list_agents', arguments: {} },
+            { id: 'x1', name: 'cancel_agent', arguments: { agent_id: '/root/leaf' } },
+            { id: 'x2', name: 'close_agent', arguments: { agent_id: '/elsewhere' } },
+            { id: 'x3', name: 'close_agent', arguments: { agent_id: '/root/ghost' } },
+          ]),
+        () => reply('done'),
+      ],
+      '/root/leaf': [() => gate as unknown as ModelResponse],
+    });
+    const agents = delegatingAgent({ model });
+    const root = createActor(agents.logic, { input: agents.input({ task: 'Manage', model: 'm' }) }).start();
+    await toPromise(root);
+    const byId = Object.fromEntries(toolResults(root).map((r) => [r.callId, r]));
+    expect(JSON.parse(byId['l1']!.content)).toEqual({ agents: [{ agent_id: '/root/leaf', state: 'running.working.sampling' }] });
+    expect(JSON.parse(byId['x1']!.content)).toEqual({ cancelled: [{ agent_id: '/root/leaf' }] });
+    expect(JSON.parse(byId['c1']!.content)).toMatchObject({ agent_id: '/root/leaf', status: 'cancelled' });
+    expect(byId['x2']).toMatchObject({ isError: true, content: expect.stringContaining('not_permitted') });
+    expect(byId['x3']).toMatchObject({ isError: true, content: expect.stringContaining('no live agent at /root/ghost') });
+  });
 });
