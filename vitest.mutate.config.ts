@@ -31,7 +31,8 @@ export default defineConfig({
     environment: 'node',
     // One generated path per state key instead of one per transition (test/machines/agent.paths.test.ts).
     env: { AGENT_PATHS_STRATEGY: 'states' },
-    testTimeout: 60_000,
+    // Its slowest test takes about 2 s; a mutant that leaves a test waiting fails it quickly.
+    testTimeout: 15_000,
     sequence: { sequencer: QuickFirst },
   },
 });
