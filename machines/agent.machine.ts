@@ -46,6 +46,9 @@ const notProvided = (name: string) => (): never => {
   throw new Error(`agent machine: the runtime must provide the "${name}" actor`);
 };
 
+/** What the context is before `initializeContext` runs (never seen by any guard or action). */
+const UNINITIALIZED: Readonly<Record<string, never>> = Object.freeze({});
+
 export const agentMachine = setup({
   types: {
     context: {} as AgentContext,
@@ -129,6 +132,11 @@ export const agentMachine = setup({
       if (event) relayToParent(self, event);
     },
     /** The agent made its first report; later ones never answer the `Agent` call. */
+    /**
+     * Builds the context from the input the actor was created with (checked, deeply frozen):
+     * a partial, hand-built input ends here with a clear error.
+     */
+    initializeContext: assign(({ event }) => initialAgentContext((event as unknown as { input: AgentInput }).input)),
     noteFirstReport: assign({ firstReportMade: true }),
     /**
      * Writes a subagent's first report as the result of the `Agent` call that started it (caller
@@ -415,29 +423,11 @@ export const agentMachine = setup({
 }).createMachine({
   id: 'agent',
   description: 'One LLM agent: reserved, optionally preparing a summary, running turns, then exactly one result.',
-  // The immutable input stays nested: XState copies the whole context on every assign, so a
-  // narrow context is what makes spawning cheap (measured: 98 µs vs 147 µs with the input's
-  // fields spread into the context, and 174 µs with them written out as a literal).
-  // A hand-built partial input fails here with a clear error; every input is frozen deeply.
-  context: ({ input }) => ({
-    input: checkedInput(input),
-    acceptedTask: null,
-    background: undefined,
-    dialogue: Dialogue.empty(),
-    inbox: null,
-    step: 0,
-    usage: ZERO_USAGE,
-    lastText: '',
-    status: undefined,
-    stopReason: undefined,
-    error: undefined,
-    closeRequested: false,
-    turnsCompleted: 0,
-    turnOpenedBy: undefined,
-    value: undefined,
-    repairAsked: false,
-    firstReportMade: false,
-  }),
+  // Set by `initializeContext`, the first entry action. A context *function* makes XState build
+  // an assign action whenever an actor is constructed, and subagents are constructed inside
+  // their parent's `spawnSubagent` action, where XState's development build warns about that.
+  context: UNINITIALIZED as unknown as AgentContext,
+  entry: 'initializeContext',
   initial: 'reserved',
   // What a host sees in each state (docs/path-tests.md, "State meta"): the path tests check
   // every step against these promises, not against the transitions below.
@@ -790,6 +780,34 @@ export function subagentReportOf(context: AgentContext, report: SubagentReport):
 function noticeOf(event: AgentEvent, system: object): InboxItem | undefined {
   if (event.type !== 'subagent.report') return undefined;
   return { text: presenterOf(system).notice(event.report), origin: { kind: 'notice', from: event.from } };
+}
+
+/**
+ * The context an agent starts with. The immutable input stays nested: XState copies the whole
+ * context on every assign, so a narrow context is what makes spawning cheap (measured: 98 µs vs
+ * 147 µs with the input's fields spread into the context, and 174 µs with them written out as
+ * a literal). A resumed agent's context is built on this too.
+ */
+export function initialAgentContext(input: AgentInput): AgentContext {
+  return {
+    input: checkedInput(input),
+    acceptedTask: null,
+    background: undefined,
+    dialogue: Dialogue.empty(),
+    inbox: null,
+    step: 0,
+    usage: ZERO_USAGE,
+    lastText: '',
+    status: undefined,
+    stopReason: undefined,
+    error: undefined,
+    closeRequested: false,
+    turnsCompleted: 0,
+    turnOpenedBy: undefined,
+    value: undefined,
+    repairAsked: false,
+    firstReportMade: false,
+  };
 }
 
 function checkedInput(input: AgentInput): AgentInput {

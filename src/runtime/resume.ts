@@ -19,7 +19,7 @@
 import { createActor, type AnyActorRef } from 'xstate';
 import { holdSubagent } from '../../machines/subagents.js';
 import type { AgentContext, AgentInput, InboxQueue } from '../../machines/agent.types.js';
-import { resultOf, sampleInputOf } from '../../machines/agent.machine.js';
+import { initialAgentContext, resultOf, sampleInputOf } from '../../machines/agent.machine.js';
 import { selectSnapshot } from '../context/select.js';
 import type { ContextSpec } from '../context/types.js';
 import { Dialogue } from '../dialogue/dialogue.js';
@@ -259,9 +259,8 @@ class Restorer {
     }
     let inbox = null as InboxQueue;
     for (const item of agent.queued) inbox = { item, next: inbox, size: (inbox?.size ?? 0) + 1 };
-    const initial = this.core.logic.config.context as (args: { input: AgentInput }) => AgentContext;
     return {
-      ...initial({ input }),
+      ...initialAgentContext(input),
       acceptedTask: agent.hookTask ?? input.task,
       background: agent.background?.text,
       dialogue,

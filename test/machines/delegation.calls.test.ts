@@ -2,7 +2,7 @@
  * `delegatingAgent` call by call: what each coordination tool answers, what a subagent starts
  * with, and the typed errors for options, replies and calls it cannot take.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createActor, toPromise, type AnyActorRef } from 'xstate';
 import { delegatingAgent, DelegatingAgentError, type AgentContext, type AgentInput, type HarnessTool, type ModelFunction, type SampleInput } from '../../machines/index.js';
 import type { SummaryInput } from '../../machines/agent.types.js';
@@ -296,4 +296,16 @@ describe('delegatingAgent coordination calls', () => {
     expect(answers['t2']!.content).toContain('Agent, ');
   });
 
+  it('spawns subagents without a warning from XState’s development build', async () => {
+    // Subagents are created inside their parent's action; a context function there made XState
+    // warn "Custom actions should not call assign()" once per subagent.
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      const { answers } = await rootMaking([call('c1', 'Agent', { task_name: 'a', message: 'One' }), call('c2', 'Agent', { task_name: 'b', message: 'Two', context: 'all' })]);
+      expect(Object.keys(answers).sort()).toEqual(['c1', 'c2']);
+      expect(warn.mock.calls).toEqual([]);
+    } finally {
+      warn.mockRestore();
+    }
+  });
 });
