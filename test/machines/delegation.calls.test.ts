@@ -132,7 +132,7 @@ describe('delegatingAgent coordination calls', () => {
       seen.set(request.path, { model: request.model, effort: request.effort, input: inputOf(request.path) });
       return reply(`${request.path} done`);
     };
-    let root!: AnyActorRef;
+    // Read when a subagent makes its first request, after `root` is set below.
     const inputOf = (path: string): AgentInput => ((root.system.get(path) as AnyActorRef).getSnapshot().context as AgentContext).input;
     let rootRequests = 0;
     const agents = delegatingAgent({
@@ -147,7 +147,7 @@ describe('delegatingAgent coordination calls', () => {
           : reply('root done');
       },
     });
-    root = createActor(agents.logic, { input: agents.input({ task: 'Coordinate', model: 'small', effort: 'low' }) }).start();
+    const root = createActor(agents.logic, { input: agents.input({ task: 'Coordinate', model: 'small', effort: 'low' }) }).start();
     await toPromise(root);
     const named = seen.get('/root/named')!;
     const plain = seen.get('/root/plain')!;
@@ -198,7 +198,6 @@ describe('delegatingAgent coordination calls', () => {
 
   it('refuses a name still running and a context it cannot parse, while the first subagent works on', async () => {
     const hold = gate<ModelResponse>();
-    let root!: AnyActorRef;
     let rootRequests = 0;
     const agents = delegatingAgent({
       model: (request) => {
@@ -214,7 +213,7 @@ describe('delegatingAgent coordination calls', () => {
           : reply('root done');
       },
     });
-    root = createActor(agents.logic, { input: agents.input({ task: 'Coordinate', model: 'm' }) }).start();
+    const root = createActor(agents.logic, { input: agents.input({ task: 'Coordinate', model: 'm' }) }).start();
     const early = await answered(root, ['c2', 'c3', 'c4']);
     expect(early['c1']).toBeUndefined();
     expect(early['c2']).toEqual({ isError: true, content: 'Error (name_taken): an agent named /root/w is still running; choose another task_name' });
