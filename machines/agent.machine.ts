@@ -151,11 +151,6 @@ export const agentMachine = setup({
     }),
     /** Runtime hook: an `Agent` call was answered by its subagent's report (the call is finished). */
     noteCallAnswered: (_, _params: { callId: string; content: string; isError: boolean }) => {},
-    /**
-     * The report is a notice (no `Agent` call waits for it). A first report whose call no longer
-     * waits (its turn was interrupted) is dropped: the call already has its error result.
-     */
-    reportIsNotice: ({ event }) => event.type === 'subagent.report' && event.callId === null,
     /** Queues a subagent's report that arrived while working as an inbox notice. */
     queueReportNotice: assign({
       inbox: ({ context, event, system }) => {
