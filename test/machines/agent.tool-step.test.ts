@@ -138,4 +138,22 @@ describe('the tool step', () => {
     });
     expect(agent.key()).toBe('running.working.sampling');
   });
+
+  it('turns an outcome that is not { content, isError } into an error result naming it', async () => {
+    const outcomes: unknown[] = [null, 'plain text', { content: 5, isError: false }, { content: 'kept', isError: 'yes' }, { answeredBy: 7 }, undefined];
+    let n = 0;
+    const agent = startAgent(() => outcomes[n++] as ToolOutcome);
+    await agent.reply(outcomes.length);
+    const results = agent.context().dialogue.log.toArray().flatMap((e) => (e.kind === 'tool_result' ? [[e.content, e.isError]] : []));
+    expect(results).toEqual([
+      ['Error: the tool executor returned null instead of { content, isError }', true],
+      ['Error: the tool executor returned plain text instead of { content, isError }', true],
+      ['Error: the tool executor returned {"content":5,"isError":false} instead of { content, isError }', true],
+      // A content string is kept; anything but `true` is not an error.
+      ['kept', false],
+      ['Error: the tool executor returned {"answeredBy":7} instead of { content, isError }', true],
+      ['Error: the tool executor returned undefined instead of { content, isError }', true],
+    ]);
+    expect(agent.key()).toBe('running.working.sampling');
+  });
 });

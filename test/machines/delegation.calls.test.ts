@@ -4,8 +4,9 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { createActor, toPromise, type AnyActorRef } from 'xstate';
-import { delegatingAgent, DelegatingAgentError, type AgentContext, type AgentInput, type HarnessTool, type ModelFunction, type SampleInput } from '../../machines/index.js';
-import type { SummaryInput } from '../../machines/agent.types.js';
+import { configureReports, delegatingAgent, DelegatingAgentError, type AgentContext, type AgentInput, type HarnessTool, type ModelFunction, type SampleInput } from '../../machines/index.js';
+import type { SubagentReportEvent, SummaryInput } from '../../machines/agent.types.js';
+import { afterMicrotasks } from '../../src/testing/deferred.js';
 import type { ModelResponse } from '../../src/request/reply.js';
 import type { JsonValue, ToolCall } from '../../src/dialogue/entry.js';
 import { ZERO_USAGE } from '../../src/request/usage.js';
@@ -306,5 +307,26 @@ describe('delegatingAgent coordination calls', () => {
     } finally {
       warn.mockRestore();
     }
+  });
+
+  it('hands a report its host takes to the host instead of the parent’s actor', async () => {
+    let rootRequests = 0;
+    const agents = delegatingAgent({
+      model: (request) => {
+        if (request.path !== '/root') return reply('for the host');
+        rootRequests += 1;
+        return reply('', [call('c1', 'Agent', { task_name: 'a', message: 'Work' })]);
+      },
+    });
+    const root = createActor(agents.logic, { input: agents.input({ task: 'Coordinate', model: 'm' }) });
+    const taken = gate<SubagentReportEvent>();
+    configureReports(root.system, { handOver: (event) => (taken.open(event), true) });
+    root.start();
+    const event = await taken.promise;
+    expect(event).toMatchObject({ type: 'subagent.report', from: '/root/a', callId: 'c1', report: { kind: 'result' } });
+    await afterMicrotasks();
+    expect(answersOf(root)['c1']).toBeUndefined();
+    expect(rootRequests).toBe(1);
+    root.stop();
   });
 });

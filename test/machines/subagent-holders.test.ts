@@ -24,6 +24,15 @@ describe('ChildIds', () => {
     expect([ids.inUse, ids.distinct]).toEqual([4, 4]);
   });
 
+  it('takes back ids of more than one digit', () => {
+    const ids = new ChildIds();
+    const taken = Array.from({ length: 12 }, () => ids.take());
+    expect(taken.at(-1)).toBe('subagent:11');
+    ids.give('subagent:10');
+    expect(ids.inUse).toBe(11);
+    expect(ids.take()).toBe('subagent:10');
+  });
+
   it('ignores ids it never handed out', () => {
     const ids = new ChildIds();
     ids.take();

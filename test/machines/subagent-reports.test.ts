@@ -108,6 +108,9 @@ describe('texts the parent reads', () => {
     expect(turnNotice(turn)).toBe('<subagent_turn>\n{"agent_id":"/root/helper","result":"turn answer","status":"idle","turn":3}\n</subagent_turn>');
     expect(JSON.parse(receiptToolContent({ path: '/root/bg', context: 'none', lifetime: 'one-shot' }))).toMatchObject({ agent_id: '/root/bg', status: 'started', context: 'none', lifetime: 'one-shot' });
     expect(JSON.parse(firstTurnToolContent({ path: '/root/c', text: 'hi', turn: 0 }))).toMatchObject({ agent_id: '/root/c', status: 'idle', turn: 0, result: 'hi' });
+    // The notes tell the parent model what it can do next.
+    expect(JSON.parse(receiptToolContent({ path: '/root/bg', context: 'none', lifetime: 'one-shot' })).note).toMatch(/result will arrive later.*continue meanwhile/);
+    expect(JSON.parse(firstTurnToolContent({ path: '/root/c', text: 'hi', turn: 0 })).note).toMatch(/send_message.*close_agent/);
     expect(cancelToolContent([{ path: '/root/a/b', state: 'running.idle' }, { path: '/root/a', state: 'running.working.sampling' }])).toBe(
       '{"cancelled":[{"agent_id":"/root/a/b","state":"running.idle"},{"agent_id":"/root/a","state":"running.working.sampling"}]}',
     );
@@ -145,5 +148,8 @@ describe('per-system report settings', () => {
     expect(taken).toHaveLength(2);
     configureReports(system, {});
     expect(presenterOf(system).notice({ kind: 'result', result })).toBe(settlementNotice(result));
+    // A system with a presenter and no hand-over keeps every report.
+    configureReports(system, { presenter });
+    expect(handedOver(system, event)).toBe(false);
   });
 });
