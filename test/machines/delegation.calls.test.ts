@@ -154,6 +154,7 @@ describe('delegatingAgent coordination calls', () => {
     const plain = seen.get('/root/plain')!;
     expect([named.model, named.effort, named.input.role]).toEqual(['big', 'high', 'reviewer']);
     expect([plain.model, plain.effort, plain.input.role]).toEqual(['small', 'low', undefined]);
+    expect(plain.input.framing).toEqual({ kind: 'independent', parentPath: '/root', instructions: undefined, projectContext: undefined, attachments: [] });
     expect(named.input).toMatchObject({ path: '/root/named', parentPath: '/root', task: 'Review it', lifetime: 'one-shot', delivery: 'caller', contextMode: 'none' });
     expect(named.input.framing).toMatchObject({ kind: 'independent', parentPath: '/root', attachments: [{ name: 'a.txt', content: 'A' }] });
     expect(Object.isFrozen(named.input)).toBe(true);
@@ -169,11 +170,13 @@ describe('delegatingAgent coordination calls', () => {
   it('forks the last N turns, and writes a summary with the harness’s summarizer', async () => {
     const summaries: SummaryInput[] = [];
     const seenBy = new Map<string, string>();
+    const framings = new Map<string, AgentInput['framing']>();
     let rootRequests = 0;
     const agents = delegatingAgent({
       model: (request) => {
         if (request.path !== '/root') {
           seenBy.set(request.path, JSON.stringify(request.dialogue.effective().toArray()));
+          framings.set(request.path, ((root.system.get(request.path) as AnyActorRef).getSnapshot().context as AgentContext).input.framing);
           return reply('ok');
         }
         rootRequests += 1;
@@ -192,6 +195,8 @@ describe('delegatingAgent coordination calls', () => {
     expect(seenBy.get('/root/sum')).toContain('SUMMARY-OF-THE-WORK');
     expect(seenBy.get('/root/last')).toContain('Plan the migration');
     expect(seenBy.get('/root/last')).not.toContain('SUMMARY-OF-THE-WORK');
+    expect(framings.get('/root/sum')).toEqual({ kind: 'summary', parentPath: '/root', role: undefined, attachments: [] });
+    expect(framings.get('/root/last')).toEqual({ kind: 'fork', parentPath: '/root', role: undefined, attachments: [] });
     const answers = answersOf(root);
     expect(answers['c1']!.isError).toBe(false);
     expect(answers['c2']!.isError).toBe(false);
