@@ -224,7 +224,7 @@ export const agentMachine = setup({
       const item = inboxItemOf(event);
       if (!item) return {};
       return {
-        dialogue: context.dialogue.append(userEntry({ text: item.text, origin: item.origin, opensTurn: true, ...attachmentsOf(item) })),
+        dialogue: context.dialogue.append(userEntry({ text: item.text, origin: item.origin, opensTurn: true, attachments: item.attachments })),
         step: 0,
         repairAsked: false,
         turnOpenedBy: item.origin,
@@ -255,7 +255,7 @@ export const agentMachine = setup({
       let dialogue = context.dialogue;
       for (let i = items.length - 1; i >= 0; i--) {
         const item = items[i]!;
-        dialogue = dialogue.append(userEntry({ text: item.text, origin: item.origin, opensTurn: false, ...attachmentsOf(item) }));
+        dialogue = dialogue.append(userEntry({ text: item.text, origin: item.origin, opensTurn: false, attachments: item.attachments }));
       }
       return { dialogue, inbox: null };
     }),
@@ -842,10 +842,6 @@ function inboxItemOf(event: AgentEvent): InboxItem | undefined {
   if (event.type === 'inbox') return event.item;
   if (event.type === 'send_message') return { text: event.message, origin: { kind: 'message', from: event.from } };
   return undefined;
-}
-
-function attachmentsOf(item: InboxItem): { attachments?: InboxItem['attachments'] } {
-  return item.attachments && item.attachments.length > 0 ? { attachments: item.attachments } : {};
 }
 
 /** The model request's input in the agent's current state (also what a resumed request is rebuilt from). */
