@@ -13,6 +13,7 @@ import { Dialogue } from '../../src/dialogue/dialogue.js';
 import type { UserOrigin } from '../../src/dialogue/entry.js';
 import { selectSnapshot } from '../../src/context/select.js';
 import { ZERO_USAGE } from '../../src/request/usage.js';
+import { afterMicrotasks } from '../../src/testing/deferred.js';
 import { driveAgent } from './agent-driver.js';
 
 const inputFor = (extra: Partial<Parameters<typeof createAgentInput>[0]> = {}): AgentInput => createAgentInput({ model: 'm', task: 'work', path: '/root/w', ...extra });
@@ -97,4 +98,20 @@ describe('what an agent reports up', () => {
     await agent.reply({ text: '' });
     expect(agent.turns.map((t) => t.text)).toEqual(['first answer', '']);
   });
+
+  it('carries no value when an agent with an output schema ends without an answer', async () => {
+    const open = driveAgent({ ...inputFor({ lifetime: 'continuable' }), output: { type: 'object' } });
+    open.send({ type: 'interrupt', reason: 'the person stopped it' });
+    await afterMicrotasks();
+    expect(open.turns).toHaveLength(1);
+    expect(open.turns[0]).toMatchObject({ status: 'cancelled', error: 'the person stopped it' });
+    expect(Object.keys(open.turns[0]!)).not.toContain('value');
+
+    const oneShot = driveAgent({ ...inputFor(), output: { type: 'object' } });
+    oneShot.send({ type: 'cancel', reason: 'no longer needed' });
+    await afterMicrotasks();
+    expect(oneShot.results).toHaveLength(1);
+    expect(Object.keys(oneShot.results[0]!)).not.toContain('value');
+  });
+
 });
