@@ -114,4 +114,20 @@ describe('what an agent reports up', () => {
     expect(Object.keys(oneShot.results[0]!)).not.toContain('value');
   });
 
+
+  it('queues the reports that reach a working parent as notices, counted, and reads them at its next request', async () => {
+    const parent = driveAgent(inputFor({ path: '/root', lifetime: 'continuable' }));
+    const report = (from: string): SubagentReport => ({ kind: 'result', result: { path: from, text: `${from} done`, status: 'completed' } as AgentResult });
+    parent.send({ type: 'subagent.report', from: '/root/a', callId: null, report: report('/root/a') });
+    parent.send({ type: 'subagent.report', from: '/root/b', callId: null, report: report('/root/b') });
+    expect(parent.context().inbox?.size).toBe(2);
+    expect(parent.requests()).toHaveLength(1);
+    await parent.reply({ text: '', toolCalls: [{ name: 'lookup' }] });
+    await parent.answerTools();
+    const notices = parent.requests().at(-1)!.dialogue.log.toArray().filter((e) => e.kind === 'user' && e.origin.kind === 'notice');
+    expect(notices.map((e) => (e.kind === 'user' ? e.origin : undefined))).toEqual([
+      { kind: 'notice', from: '/root/a' },
+      { kind: 'notice', from: '/root/b' },
+    ]);
+  });
 });

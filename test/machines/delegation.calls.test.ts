@@ -81,6 +81,7 @@ describe('delegatingAgent options', () => {
     };
     expect(refusal(() => delegatingAgent(null as never))).toMatchObject({ code: 'invalid_delegating_agent', name: 'DelegatingAgentError', message: expect.stringContaining('options must be an object') });
     expect(refusal(() => delegatingAgent({ model: 'gpt' as never })).message).toContain('model must be a function');
+    expect(refusal(() => delegatingAgent('gpt' as never)).message).toContain('options must be an object');
     expect(refusal(() => delegatingAgent({ model, summarize: 3 as never })).message).toContain('summarize must be a function');
     expect(refusal(() => delegatingAgent({ model, tools: [null as never] })).message).toContain('each tool needs a name');
     expect(refusal(() => delegatingAgent({ model, tools: [{ name: 'x', description: 'x', inputSchema: {} } as never] })).message).toContain('an execute function');
@@ -114,10 +115,13 @@ describe('delegatingAgent model replies', () => {
     await expect(run(() => ({ text: 'x', toolCalls: [null] }) as never)).resolves.toMatchObject({ stopReason: 'model_error', error: expect.stringContaining('non-empty id and name') });
     await expect(run(() => ({ text: 'x', toolCalls: [{ id: 'a', name: '' }] }) as never)).resolves.toMatchObject({ stopReason: 'model_error', error: expect.stringContaining('non-empty id and name') });
     await expect(run(() => ({ text: 'x', toolCalls: [{ id: 3, name: 'grep' }] }) as never)).resolves.toMatchObject({ stopReason: 'model_error' });
+    await expect(run(() => ({ text: 'x', toolCalls: [{ id: 'a', name: 5 }] }) as never)).resolves.toMatchObject({ stopReason: 'model_error', error: expect.stringContaining('non-empty id and name') });
+    await expect(run(() => 'just a string' as never)).resolves.toMatchObject({ stopReason: 'model_error', error: expect.stringContaining('returned just a string instead of') });
   });
 
   it('takes a reply with only text, or only tool calls, filling in what is left out', async () => {
     await expect(run(() => ({ text: 'just text' }) as never)).resolves.toMatchObject({ status: 'completed', text: 'just text' });
+    await expect(run(() => ({ toolCalls: [] }) as never)).resolves.toMatchObject({ status: 'completed', text: '' });
     let requests = 0;
     const result = await run(() => (++requests === 1 ? ({ toolCalls: [call('l1', 'list_agents')] } as never) : reply('listed')));
     expect(result).toMatchObject({ status: 'completed', text: 'listed' });
