@@ -15,7 +15,7 @@ class QuickFirst extends BaseSequencer {
   }
 }
 
-/** The tests `npm run mutate` runs against each mutant (stryker.config.mjs): machines, path tests, delivery. */
+/** The tests `npm run mutate` runs against each mutant (stryker.config.mjs): machines, path tests, embedding, the runtime. */
 export default defineConfig({
   test: {
     include: [
@@ -23,10 +23,9 @@ export default defineConfig({
       // test/testing's harness example runs every path a second time: left out to keep runs tractable.
       'test/testing/run-agent-path.test.ts',
       'test/embedding.test.ts',
-      'test/runtime/delivery.test.ts',
-      'test/runtime/registry.property.test.ts',
-      'test/runtime/cancel.test.ts',
-      'test/runtime/messaging.test.ts',
+      // All of the runtime's tests: the registry and the core's delivery methods are mutated too,
+      // and a mutant there runs only the tests that cover it.
+      'test/runtime/**/*.test.ts',
     ],
     environment: 'node',
     // One generated path per state key instead of one per transition (test/machines/agent.paths.test.ts).
