@@ -2,16 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { ContextSpecError } from '../../src/context/errors.js';
 import { ACCEPTED_CONTEXT_VALUES, contextLabel, contextModeOf, isContextSpec, parseContextSpec } from '../../src/context/parse.js';
 import type { ContextSpec } from '../../src/context/types.js';
+import { thrown } from '../thrown.js';
 
 /** The ContextSpecError parsing `value` throws. */
 function rejection(value: unknown): ContextSpecError {
-  try {
-    parseContextSpec(value);
-  } catch (error) {
-    if (error instanceof ContextSpecError) return error;
-    throw error;
-  }
-  throw new Error(`expected ${String(value)} to be rejected`);
+  return thrown(() => parseContextSpec(value), ContextSpecError);
 }
 
 describe('parseContextSpec', () => {

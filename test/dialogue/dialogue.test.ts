@@ -3,16 +3,11 @@ import { Dialogue } from '../../src/dialogue/dialogue.js';
 import type { Entry } from '../../src/dialogue/entry.js';
 import { DialogueError } from '../../src/dialogue/errors.js';
 import { compact, ids, inject, open, reply, result } from './helpers.js';
+import { thrown } from '../thrown.js';
 
 /** The DialogueError `fn` throws. */
 function caught(fn: () => unknown): DialogueError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof DialogueError) return error;
-    throw error;
-  }
-  throw new Error('expected a DialogueError');
+  return thrown(fn, DialogueError);
 }
 
 describe('Dialogue basics', () => {

@@ -7,6 +7,7 @@ import { createActor, toPromise, type AnyActorRef } from 'xstate';
 import { configureReports, delegatingAgent, DelegatingAgentError, type AgentContext, type AgentInput, type HarnessTool, type ModelFunction, type SampleInput } from '../../machines/index.js';
 import type { SubagentReportEvent, SummaryInput } from '../../machines/agent.types.js';
 import { afterMicrotasks } from '../../src/testing/deferred.js';
+import { thrown } from '../thrown.js';
 import type { ModelResponse } from '../../src/request/reply.js';
 import type { JsonValue, ToolCall } from '../../src/dialogue/entry.js';
 import { ZERO_USAGE } from '../../src/request/usage.js';
@@ -70,15 +71,7 @@ describe('delegatingAgent options', () => {
   it('refuses each kind of bad option with its own typed reason', () => {
     const model: ModelFunction = () => reply('x');
     const tool = (name: string): HarnessTool => ({ name, description: 'A tool.', inputSchema: { type: 'object' }, execute: () => 'ok' });
-    const refusal = (make: () => unknown): DelegatingAgentError => {
-      try {
-        make();
-      } catch (error) {
-        if (error instanceof DelegatingAgentError) return error;
-        throw error;
-      }
-      throw new Error('no error was thrown');
-    };
+    const refusal = (make: () => unknown): DelegatingAgentError => thrown(make, DelegatingAgentError);
     expect(refusal(() => delegatingAgent(null as never))).toMatchObject({ code: 'invalid_delegating_agent', name: 'DelegatingAgentError', message: expect.stringContaining('options must be an object') });
     expect(refusal(() => delegatingAgent({ model: 'gpt' as never })).message).toContain('model must be a function');
     expect(refusal(() => delegatingAgent('gpt' as never)).message).toContain('options must be an object');

@@ -1,15 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { PresetError, resolvePreset, type PresetCatalog } from '../../src/request/preset.js';
 import { ALL_TOOLS, catalog } from './helpers.js';
+import { thrown } from '../thrown.js';
 
 function presetError(run: () => unknown): PresetError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof PresetError) return error;
-    throw error;
-  }
-  throw new Error('expected a PresetError');
+  return thrown(run, PresetError);
 }
 
 describe('resolvePreset', () => {
