@@ -29,6 +29,8 @@ describe('subagentReportOf', () => {
 
   it('sends a root’s reports nowhere', () => {
     expect(subagentReportOf(contextOf(inputFor({ path: '/root' })), result)).toBeUndefined();
+    // Even a root whose reports would otherwise be notices (parent delivery, reported before).
+    expect(subagentReportOf(contextOf(inputFor({ path: '/root', delivery: 'parent' }), { firstReportMade: true }), result)).toBeUndefined();
   });
 
   it('answers the triggering Agent call with a caller-delivered subagent’s first report, or leaves a host caller’s to the host', () => {
