@@ -103,7 +103,7 @@ function checkMetadata(metadata: unknown, part: string): ProviderMetadata | unde
   try {
     canonicalJson(metadata);
   } catch (error) {
-    throw new TypeError(`the model returned ${part} with provider metadata that is not JSON: ${error instanceof Error ? error.message : String(error)}`);
+    throw new TypeError(`the model returned ${part} with provider metadata that is not JSON: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
   return metadata as ProviderMetadata;
 }

@@ -85,7 +85,7 @@ export function defineHostTool<S extends ToolInputSchema>(def: HostToolDefinitio
   try {
     declared = freezeBuilt(JSON.parse(JSON.stringify(generated)) as JsonObject);
   } catch (error) {
-    throw new TypeError(`Tool ${def.name}: its JSON Schema is not JSON (${error instanceof Error ? error.message : String(error)})`);
+    throw new TypeError(`Tool ${def.name}: its JSON Schema is not JSON (${error instanceof Error ? error.message : String(error)})`, { cause: error });
   }
   const inputSchema = freezeBuilt(JSON.parse(canonicalJson(declared)) as JsonObject);
   const schema: ToolSchema = Object.freeze({ name: def.name, description: def.description, inputSchema });

@@ -89,7 +89,7 @@ export function jsonSchemaValidator<T>(tool: string, schema: Record<string, unkn
   try {
     validate = jsonSchemaAjv().compile(schema);
   } catch (error) {
-    throw new TypeError(`Tool ${tool}: its arguments schema is not valid JSON Schema (${reasonOf(error)})`);
+    throw new TypeError(`Tool ${tool}: its arguments schema is not valid JSON Schema (${reasonOf(error)})`, { cause: error });
   }
   return (args) => {
     if (validate(args)) return { ok: true, value: args as T };

@@ -80,7 +80,7 @@ function aiSdkJsonSchema(tool: string, schema: AiSdkSchema): Record<string, unkn
   try {
     value = schema.jsonSchema;
   } catch (error) {
-    throw new TypeError(`Tool ${tool}: its arguments schema has no JSON Schema form (${error instanceof Error ? error.message : String(error)})`);
+    throw new TypeError(`Tool ${tool}: its arguments schema has no JSON Schema form (${error instanceof Error ? error.message : String(error)})`, { cause: error });
   }
   if (value === null || typeof value !== 'object' || typeof (value as { then?: unknown }).then === 'function') {
     throw new TypeError(`Tool ${tool}: its AI SDK schema's JSON Schema is not available synchronously; pass it as \`jsonSchema\``);
@@ -97,7 +97,7 @@ function convert(tool: string, schema: StandardSchemaV1): Record<string, unknown
     if (vendor === 'zod' && '_zod' in schema) return z.toJSONSchema(schema as unknown as z.ZodType, { io: 'input' }) as Record<string, unknown>;
     if (vendor === 'zod') return zod3ToJsonSchema(schema);
   } catch (error) {
-    throw new TypeError(`Tool ${tool}: its arguments schema has no JSON Schema form (${error instanceof Error ? error.message : String(error)})`);
+    throw new TypeError(`Tool ${tool}: its arguments schema has no JSON Schema form (${error instanceof Error ? error.message : String(error)})`, { cause: error });
   }
   throw new TypeError(
     `Tool ${tool}: a ${schema['~standard'].vendor} schema offers no JSON Schema conversion; pass the JSON Schema the model should see as \`jsonSchema\``,

@@ -82,7 +82,7 @@ function checkReply(dialogue: Dialogue, response: ModelResponse): void {
   try {
     dialogue.append(assistantEntry({ text: response.text, toolCalls: response.toolCalls, ...(response.reasoning ? { reasoning: response.reasoning } : {}) }));
   } catch (error) {
-    throw new Error(`the model returned a reply the dialogue cannot hold: ${errorText(error)}`);
+    throw new Error(`the model returned a reply the dialogue cannot hold: ${errorText(error)}`, { cause: error });
   }
 }
 

@@ -39,7 +39,7 @@ export async function rejection(promise: Promise<unknown>): Promise<Error> {
     await promise;
   } catch (error) {
     if (error instanceof Error) return error;
-    throw new Error(`rejected with a non-Error: ${String(error)}`);
+    throw new Error(`rejected with a non-Error: ${String(error)}`, { cause: error });
   }
   throw new Error('expected a rejection, but the promise resolved');
 }

@@ -28,7 +28,8 @@ const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as {
 const LOWEST_XSTATE = /^\^?(\d+\.\d+\.\d+)$/.exec(pkg.peerDependencies['xstate'] ?? '')?.[1];
 const TIMEOUT = 900_000;
 
-const tsc = join(repo, 'node_modules/typescript/bin/tsc');
+// TypeScript 7 (the current release; the plain `typescript` package is 6.0, for typescript-eslint).
+const tsc = join(repo, 'node_modules/typescript-7/bin/tsc');
 const npm = (args: readonly string[], cwd: string) => run('npm', [...args, '--no-audit', '--no-fund', '--ignore-scripts', '--prefer-offline'], { cwd, maxBuffer: 1 << 24 });
 
 let work: string;
@@ -76,6 +77,7 @@ beforeAll(async () => {
         types: ['node'],
         strict: true,
         skipLibCheck: false,
+        rootDir: 'src',
         outDir: 'out',
       },
       include: ['src'],

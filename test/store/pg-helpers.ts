@@ -15,7 +15,7 @@ export async function postgresAvailable(): Promise<boolean> {
     await client.end();
     return true;
   } catch (error) {
-    if (process.env['CI'] === 'true') throw new Error(`CI needs Postgres at ${PG_URL} (.ci/run starts it): ${String(error)}`);
+    if (process.env['CI'] === 'true') throw new Error(`CI needs Postgres at ${PG_URL} (.ci/run starts it): ${String(error)}`, { cause: error });
     return false;
   }
 }
