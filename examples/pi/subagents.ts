@@ -4,7 +4,7 @@
  * From this repository (after `npm run build`):
  *   npx pi -e ./examples/pi/subagents.ts
  * In your own project:
- *   npm install subagent-actors @earendil-works/pi-coding-agent@0.74.2
+ *   npm install subagent-actors @earendil-works/pi-coding-agent@1
  *   pi -e ./subagents.ts
  *
  * The pi session gets the Agent, send_message, list_agents, cancel_agent and close_agent

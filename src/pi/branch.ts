@@ -7,7 +7,7 @@
  * sends its provider. That message is remembered beside the entry, and the Pi model adapter
  * sends it back unchanged: a fork's inherited messages are then byte-identical to its parent's.
  */
-import type { Message } from '@earendil-works/pi-ai';
+import { getCurrentSystemMessage, getSystemMessageText, type JsonValue as PiJsonValue, type Message, type Tool } from '@earendil-works/pi-ai';
 import { buildSessionContext, convertToLlm, type SessionEntry } from '@earendil-works/pi-coding-agent';
 import { Dialogue } from '../dialogue/dialogue.js';
 import { assistantEntry, compactionEntry, toolResultEntry, userEntry, type Entry, type JsonValue, type UserOrigin } from '../dialogue/entry.js';
@@ -36,13 +36,13 @@ function remember<E extends Entry>(entry: E, message: Message): E {
   return entry;
 }
 
-function entryFor(message: Message, origin: UserOrigin): Entry {
+function entryFor(message: Exclude<Message, { role: 'system' }>, origin: UserOrigin): Entry {
   switch (message.role) {
     case 'user':
       return remember(userEntry({ text: textOf(message.content), origin, opensTurn: true }), message);
     case 'assistant': {
       const text = message.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('');
-      const toolCalls = message.content.flatMap((b) => (b.type === 'toolCall' ? [{ id: b.id, name: b.name, arguments: b.arguments as JsonValue }] : []));
+      const toolCalls = message.content.flatMap((b) => (b.type === 'toolCall' ? [{ id: b.id, name: b.name, arguments: b.arguments satisfies PiJsonValue as JsonValue }] : []));
       return remember(assistantEntry({ text, toolCalls }), message);
     }
     case 'toolResult':
@@ -69,7 +69,8 @@ export function piBranchDialogue(branch: readonly SessionEntry[]): Dialogue {
   const entries: Entry[] = [];
   for (const message of context.messages) {
     const [llm] = convertToLlm([message]);
-    if (llm === undefined) continue;
+    // System messages carry Pi's prompt and tool declarations: the request head, not the dialogue.
+    if (llm === undefined || llm.role === 'system') continue;
     if (message.role === 'compactionSummary' && entries.length === 0) {
       entries.push(remember(compactionEntry({ summary: message.summary, anchorId: null }), llm));
       continue;
@@ -78,4 +79,29 @@ export function piBranchDialogue(branch: readonly SessionEntry[]): Dialogue {
     entries.push(entryFor(llm, origin));
   }
   return Dialogue.of(entries);
+}
+
+/** The request head Pi sends: its system prompt and tool declarations, as providers receive them. */
+export interface PiSessionHead {
+  /** The system prompt text (the system messages replayed and rendered, as providers render it). */
+  readonly systemPrompt: string;
+  /** The tool declarations, in the order Pi declared them. */
+  readonly tools: readonly Tool[];
+}
+
+/**
+ * The head of the Pi session's requests on a branch: Pi 1.x keeps the system prompt and the
+ * tool declarations in the transcript's system messages, and a provider receives their replay
+ * (the prompt rendered as one text, the current tools). Undefined before the session's first
+ * request, when the branch has no system message yet.
+ *
+ * @example
+ * ```ts
+ * const head = piSessionHead(ctx.sessionManager.getBranch());
+ * ```
+ */
+export function piSessionHead(branch: readonly SessionEntry[]): PiSessionHead | undefined {
+  const system = getCurrentSystemMessage(convertToLlm(buildSessionContext([...branch]).messages));
+  if (system === undefined) return undefined;
+  return { systemPrompt: getSystemMessageText(system), tools: system.toolsAdded ?? [] };
 }

@@ -9,8 +9,8 @@
  * tools in Pi's order, and the branch's messages as Pi sent them.
  */
 import { join } from 'node:path';
-import type { ExtensionAPI, ExtensionContext, ExtensionFactory, ToolInfo } from '@earendil-works/pi-coding-agent';
-import type { TSchema } from '@earendil-works/pi-ai';
+import type { ExtensionAPI, ExtensionContext, ExtensionFactory, ToolDefinition, ToolInfo } from '@earendil-works/pi-coding-agent';
+import type { Model, Tool } from '@earendil-works/pi-ai';
 import type { InboxItem } from '../../machines/agent.types.js';
 import { loadDefinitions } from '../load/definitions.js';
 import { provenanceText } from '../model/ai-sdk-prompt.js';
@@ -20,7 +20,7 @@ import { BUILTIN_TOOL_SCHEMAS } from '../request/tools.js';
 import { ROOT_PATH, childPath } from '../runtime/paths.js';
 import { createRuntime } from '../runtime/runtime.js';
 import type { CancelReport, Runtime, RuntimeOptions } from '../runtime/types.js';
-import { NOTICE_TYPE, piBranchDialogue } from './branch.js';
+import { NOTICE_TYPE, piBranchDialogue, piSessionHead } from './branch.js';
 import { piModelAdapter } from './model.js';
 import { piBuiltinTools, piHostTools, type AnyPiToolDefinition } from './tools.js';
 
@@ -50,6 +50,12 @@ export interface PiSubagentsOptions {
 
 const SESSION_TOOL_NAMES: readonly BuiltinToolName[] = BUILTIN_TOOL_NAMES;
 
+/**
+ * The model id the runtime gives the Pi session (the root): whatever model the session uses at
+ * the time of a request, so subagents that inherit it follow `/model` switches.
+ */
+export const PI_SESSION_MODEL = 'session';
+
 /** How a message or notice for the Pi session reads: who sent it, in a form its text cannot forge. */
 function noticeText(item: InboxItem): string {
   return provenanceText(item.origin, item.text);
@@ -68,27 +74,31 @@ class PiSession {
     roles: readonly RoleDefinitionLike[] | undefined,
   ) {
     this.context = context;
-    const active = new Set(pi.getActiveTools());
-    const all = pi.getAllTools();
-    const byName = new Map<string, ToolInfo>(all.map((t) => [t.name, t]));
-    const order = pi.getActiveTools().filter((name) => byName.has(name));
-    const piTools = order.filter((name) => !(SESSION_TOOL_NAMES as readonly string[]).includes(name)).map((name) => byName.get(name)!);
+    // Pi's request head as its provider receives it: the replayed system messages of the branch
+    // (the session has made a request by the time a subagent tool runs).
+    const head = piSessionHead(context.sessionManager.getBranch()) ?? {
+      systemPrompt: context.getSystemPrompt(),
+      tools: pi.getAllTools().filter((t) => pi.getActiveTools().includes(t.name)) as Tool[],
+    };
+    const declared = new Map<string, Tool>(head.tools.map((t) => [t.name, t]));
+    const order = head.tools.map((t) => t.name);
+    const infos = new Map<string, ToolInfo>(pi.getAllTools().map((t) => [t.name, t]));
+    const piTools = order
+      .filter((name) => !(SESSION_TOOL_NAMES as readonly string[]).includes(name))
+      .map((name) => infos.get(name) ?? (declared.get(name) as unknown as ToolInfo));
     const implementations = new Map(piBuiltinTools(context.cwd));
     for (const tool of options.tools ?? []) implementations.set(tool.name, tool);
     this.runtime = createRuntime({
       ...options.runtime,
+      modelId: PI_SESSION_MODEL,
       model: piModelAdapter({
-        model: () => this.context.model,
-        auth: async (model) => {
-          const auth = await this.context.modelRegistry.getApiKeyAndHeaders(model);
-          if (!auth.ok) throw new Error(auth.error);
-          return auth;
-        },
+        model: (id) => this.modelOf(id),
+        stream: (model, request, streamOptions) => this.context.modelRegistry.streamSimple(model, request, streamOptions),
         sessionId: () => this.context.sessionManager.getSessionId(),
-        tool: (name) => (active.has(name) ? byName.get(name) : undefined),
+        tool: (name) => declared.get(name),
         thinkingLevel: () => pi.getThinkingLevel(),
       }),
-      presets: { pi: { name: 'pi', systemPrompt: context.getSystemPrompt(), tools: order } },
+      presets: { pi: { name: 'pi', systemPrompt: head.systemPrompt, tools: order } },
       preset: 'pi',
       tools: piHostTools({
         tools: piTools,
@@ -108,6 +118,13 @@ class PiSession {
     });
     this.runtime.on('change', ({ path, state }) => this.emitProgress(path, state));
     options.onRuntime?.(this.runtime);
+  }
+
+  /** The Pi model a request names: the session's current one, or `provider/id` from Pi's registry. */
+  private modelOf(id: string): Model<string> | undefined {
+    if (id === PI_SESSION_MODEL) return this.context.model;
+    const slash = id.indexOf('/');
+    return slash < 0 ? undefined : this.context.modelRegistry.find(id.slice(0, slash), id.slice(slash + 1));
   }
 
   private emitProgress(path: string, text: string): void {
@@ -182,7 +199,7 @@ export function piSubagents(options: PiSubagentsOptions = {}): ExtensionFactory 
         label: name,
         description: schema.description,
         // The library's JSON Schema, as the runtime sends it for its own agents.
-        parameters: schema.inputSchema as TSchema,
+        parameters: schema.inputSchema as ToolDefinition['parameters'],
         async execute(toolCallId, params, signal, onUpdate, context) {
           const s = await open(context);
           const outcome = await s.call(name, toolCallId, params, signal, onUpdate);

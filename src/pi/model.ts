@@ -1,30 +1,48 @@
 /**
- * A {@link ModelAdapter} over the Pi session's own model, through pi-ai: subagents sample the
- * provider, model and credentials the Pi session uses, with the session id Pi sends (providers
- * that route prompt caches by session then serve a fork from its parent's cache).
+ * A {@link ModelAdapter} over the Pi session's models, through Pi's model registry: subagents
+ * sample with the providers and credentials the Pi session has, with the session id Pi sends
+ * (providers that route prompt caches by session then serve a fork from its parent's cache).
  */
-import { completeSimple, isContextOverflow, type AssistantMessage, type Context, type Message, type Model, type Tool } from '@earendil-works/pi-ai';
+import {
+  isContextOverflow,
+  isRetryableAssistantError,
+  type AssistantMessage,
+  type AssistantMessageEventStream,
+  type Context,
+  type JsonObject as PiJsonObject,
+  type Message,
+  type Model,
+  type SimpleStreamOptions,
+  type ThinkingLevel,
+  type Tool,
+} from '@earendil-works/pi-ai';
 import type { Entry } from '../dialogue/entry.js';
-import type { ModelAdapter, ModelResponse } from '../model/adapter.js';
+import type { ModelAdapter, ModelResponse, SampleContext } from '../model/adapter.js';
 import { attachmentText, compactionText, provenanceText } from '../model/ai-sdk-prompt.js';
 import type { ModelRequest, ToolSchema } from '../request/types.js';
 import { piMessageOf } from './branch.js';
 
 /** What the adapter needs from the Pi session, read at every request (the user may switch models). */
 export interface PiModelSource {
-  /** The session's current model. */
-  model(): Model<string> | undefined;
-  /** Credentials for a model (Pi's `modelRegistry.getApiKeyAndHeaders`). */
-  auth(model: Model<string>): Promise<{ readonly apiKey?: string; readonly headers?: Record<string, string> }>;
+  /**
+   * The Pi model a request's model id names (`provider/id`, or the id the host gave the Pi
+   * session's own model), or undefined when Pi knows no such model.
+   */
+  model(id: string): Model<string> | undefined;
+  /**
+   * Streams one request with Pi's request-time authentication (`ctx.modelRegistry.streamSimple`),
+   * so extension-registered providers and logins work as in the Pi session.
+   */
+  stream(model: Model<string>, context: Context, options: SimpleStreamOptions): AssistantMessageEventStream;
   /** The Pi session id, sent as the provider session (prompt-cache routing). */
   sessionId(): string | undefined;
-  /** The tools as Pi sends them, by name, so a subagent's tool list is byte-identical to Pi's. */
+  /** The tools as Pi declares them, by name, so a subagent's tool list is byte-identical to Pi's. */
   tool(name: string): Tool | undefined;
   /** Pi's thinking level, used when a request names no effort. */
   thinkingLevel?(): string | undefined;
 }
 
-const THINKING_LEVELS = new Set(['minimal', 'low', 'medium', 'high', 'xhigh']);
+const THINKING_LEVELS: ReadonlySet<string> = new Set<ThinkingLevel>(['minimal', 'low', 'medium', 'high', 'xhigh', 'max']);
 
 function userMessage(text: string): Message {
   return { role: 'user', content: [{ type: 'text', text }], timestamp: 0 };
@@ -49,7 +67,7 @@ function messageOf(entry: Entry, replies: ReplyMemory, model: Model<string>): Me
       if (entry.text !== '') content.push({ type: 'text', text: entry.text });
       for (const call of entry.toolCalls) {
         const args = call.arguments !== null && typeof call.arguments === 'object' && !Array.isArray(call.arguments) ? call.arguments : {};
-        content.push({ type: 'toolCall', id: call.id, name: call.name, arguments: args as Record<string, unknown> });
+        content.push({ type: 'toolCall', id: call.id, name: call.name, arguments: args as PiJsonObject });
       }
       if (content.length === 0) return undefined;
       return {
@@ -69,10 +87,14 @@ function messageOf(entry: Entry, replies: ReplyMemory, model: Model<string>): Me
 }
 
 function toolOf(schema: ToolSchema, source: PiModelSource): Tool {
-  return source.tool(schema.name) ?? { name: schema.name, description: schema.description, parameters: schema.inputSchema as unknown as Tool['parameters'] };
+  return source.tool(schema.name) ?? { name: schema.name, description: schema.description, parameters: schema.inputSchema };
 }
 
-/** The pi-ai context of a request: Pi's own message and tool objects wherever the entry came from Pi. */
+/**
+ * The pi-ai context of a request: Pi's own message and tool objects wherever they came from
+ * Pi. pi-ai folds the system prompt and tools into the transcript's leading system message, the
+ * way Pi's own requests carry them.
+ */
 export function piContext(request: ModelRequest, source: PiModelSource, model: Model<string>, replies: ReplyMemory = new Map()): Context {
   const messages: Message[] = [];
   for (const entry of request.messages) {
@@ -101,35 +123,40 @@ function responseOf(message: AssistantMessage): ModelResponse {
 }
 
 /**
- * The errors Pi's own session retries (overloaded, rate limits, 5xx, connection failures,
- * timeouts), as pi-coding-agent 0.74 matches them. pi-ai reports a failed request as a
- * message with text only, no status, so the text is all there is to go on.
- */
-const PI_TRANSIENT =
-  /overloaded|provider.?returned.?error|rate.?limit|too many requests|429|500|502|503|504|service.?unavailable|server.?error|internal.?error|network.?error|connection.?error|connection.?refused|connection.?lost|websocket.?closed|websocket.?error|other side closed|fetch failed|upstream.?connect|reset before headers|socket hang up|ended without|stream ended before message_stop|http2 request did not get a response|timed? out|timeout|terminated|retry delay/i;
-
-/**
  * The error a failed pi-ai request rejects with. `isRetryable` tells the runtime's retries
- * what Pi's session would do: retry the transient failures above, but not a context
- * overflow (compaction handles that) nor an abort.
+ * what Pi's own session would do (pi-ai's `isRetryableAssistantError`: overloaded, rate limits,
+ * 5xx, connection failures), except for a context overflow, which Pi handles by compacting.
  */
 export function piRequestError(message: AssistantMessage, model: Model<string>): Error & { readonly isRetryable: boolean } {
   const text = message.errorMessage ?? `the model request ended with ${message.stopReason}`;
-  const isRetryable = message.stopReason === 'error' && PI_TRANSIENT.test(text) && !isContextOverflow(message, model.contextWindow);
+  const isRetryable = message.stopReason === 'error' && !isContextOverflow(message, model.contextWindow) && isRetryableAssistantError(message);
   return Object.assign(new Error(text), { isRetryable });
 }
 
+/** Waits for the stream's final message, passing text and thinking deltas on as they arrive. */
+async function finalMessage(stream: AssistantMessageEventStream, onDelta: SampleContext['onDelta']): Promise<AssistantMessage> {
+  if (onDelta !== undefined) {
+    for await (const event of stream) {
+      if (event.type === 'text_delta') onDelta({ kind: 'text', text: event.delta });
+      else if (event.type === 'thinking_delta') onDelta({ kind: 'reasoning', text: event.delta });
+    }
+  }
+  return stream.result();
+}
+
 /**
- * Wraps the Pi session's model as a {@link ModelAdapter}. A provider error or abort (pi-ai
- * reports both as a final message) rejects, so the runtime records a model error or drops the
- * late reply; an error Pi's own session would retry is marked `isRetryable` (see
- * {@link piRequestError}), so the runtime's retries take it.
+ * Wraps the Pi session's models as a {@link ModelAdapter}. Each request goes out on the model
+ * its `model` id names (a role's `model: sonnet`, resolved through the runtime's models table,
+ * arrives as `provider/id`). A provider error or abort (pi-ai reports both as a final message)
+ * rejects, so the runtime records a model error or drops the late reply; an error Pi's own
+ * session would retry is marked `isRetryable` (see {@link piRequestError}), so the runtime's
+ * retries take it.
  *
  * @example
  * ```ts
  * const model = piModelAdapter({
- *   model: () => ctx.model,
- *   auth: async (m) => { const a = await ctx.modelRegistry.getApiKeyAndHeaders(m); return a.ok ? a : {}; },
+ *   model: (id) => (id === 'session' ? ctx.model : ctx.modelRegistry.find(...id.split('/') as [string, string])),
+ *   stream: (model, context, options) => ctx.modelRegistry.streamSimple(model, context, options),
  *   sessionId: () => ctx.sessionManager.getSessionId(),
  *   tool: () => undefined,
  * });
@@ -140,18 +167,17 @@ export function piModelAdapter(source: PiModelSource): ModelAdapter {
   return {
     name: 'pi',
     async sample(request, context) {
-      const model = source.model();
-      if (model === undefined) throw new Error('the Pi session has no model selected');
+      const model = source.model(request.model);
+      if (model === undefined) throw Object.assign(new Error(`Pi has no model "${request.model}" (check the models table and Pi's model list, /model)`), { isRetryable: false });
       context.signal.throwIfAborted();
-      const auth = await source.auth(model);
       const level = request.effort ?? source.thinkingLevel?.();
-      const message = await completeSimple(model, piContext(request, source, model, replies), {
+      const sessionId = source.sessionId();
+      const options: SimpleStreamOptions = {
         signal: context.signal,
-        ...(auth.apiKey !== undefined ? { apiKey: auth.apiKey } : {}),
-        ...(auth.headers !== undefined ? { headers: auth.headers } : {}),
-        ...(source.sessionId() !== undefined ? { sessionId: source.sessionId() } : {}),
-        ...(level !== undefined && THINKING_LEVELS.has(level) ? { reasoning: level as 'low' } : {}),
-      });
+        ...(sessionId !== undefined ? { sessionId } : {}),
+        ...(level !== undefined && THINKING_LEVELS.has(level) ? { reasoning: level as ThinkingLevel } : {}),
+      };
+      const message = await finalMessage(source.stream(model, piContext(request, source, model, replies), options), context.onDelta);
       if (message.stopReason === 'error' || message.stopReason === 'aborted') throw piRequestError(message, model);
       const response = responseOf(message);
       const first = response.toolCalls[0];

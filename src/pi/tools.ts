@@ -2,7 +2,7 @@
  * The Pi session's tools as host tools of the runtime, so subagents call the same tools the
  * Pi session has, under the same names and schemas (a fork's tool list is then Pi's own).
  */
-import { validateToolArguments, type Tool } from '@earendil-works/pi-ai';
+import { validateToolArguments, type JsonObject as PiJsonObject, type Tool } from '@earendil-works/pi-ai';
 import {
   createBashToolDefinition,
   createEditToolDefinition,
@@ -81,7 +81,7 @@ export function piHostTools(input: PiHostToolsInput): RuntimeTool[] {
       capabilities: Object.freeze([...(CAPABILITIES[info.name] ?? [])]),
       parse(args: unknown) {
         try {
-          const valid = validateToolArguments(tool, { type: 'toolCall', id: '', name: info.name, arguments: args as Record<string, unknown> }) as unknown;
+          const valid = validateToolArguments(tool, { type: 'toolCall', id: '', name: info.name, arguments: args as PiJsonObject }) as unknown;
           return { ok: true as const, args: valid };
         } catch (error) {
           const message = error instanceof Error ? error.message : 'invalid arguments';

@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { fauxAssistantMessage, fauxText, fauxToolCall } from '@earendil-works/pi-ai';
+import { fauxAssistantMessage, fauxText, fauxToolCall, type JsonObject } from '@earendil-works/pi-ai';
 import { SUMMARY_SYSTEM_PROMPT } from '../../src/index.js';
 import { createPiHarness, lastText, requestBytes, type PiHarness, type SeenRequest } from './harness.js';
 
@@ -18,7 +18,7 @@ afterEach(() => {
   harness = undefined;
 });
 
-const agentCall = (args: Record<string, unknown>, id = 'call_agent') => fauxAssistantMessage([fauxToolCall('Agent', args, { id })], { stopReason: 'toolUse' });
+const agentCall = (args: JsonObject, id = 'call_agent') => fauxAssistantMessage([fauxToolCall('Agent', args, { id })], { stopReason: 'toolUse' });
 const isFirstRequestOf = (request: SeenRequest, marker: string) => request.context.messages.at(-1)?.role === 'user' && lastText(request).includes(marker);
 
 describe('subagent-actors/pi', () => {
@@ -114,12 +114,12 @@ describe('subagent-actors/pi', () => {
     await harness.session.prompt('Draft notes');
     expect(harness.runtime().stateOf('/root/cont')).toBe('running.idle');
     await harness.session.prompt('Now ask for the date');
-    await harness.runtime().whenQuiet();
-    await harness.session.agent.waitForIdle();
-    const followUp = harness.requests.find((r) => lastText(r).includes('FOLLOW-UP'))!;
+    const followUp = await harness.request((r) => lastText(r).includes('FOLLOW-UP'));
     // The follow-up continues the subagent's own dialogue.
     expect(JSON.stringify(followUp.context.messages)).toContain('first answer');
-    expect(harness.requests.some((r) => lastText(r).includes('second answer'))).toBe(true);
+    // Its turn report reaches the Pi session, which answers it.
+    const report = await harness.request((r) => lastText(r).includes('<subagent_turn>'));
+    expect(lastText(report)).toContain('second answer');
   });
 
   it('parent delivery returns a receipt and wakes the idle Pi session with the result', async () => {

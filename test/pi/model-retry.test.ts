@@ -1,27 +1,30 @@
-import { fauxAssistantMessage, registerFauxProvider } from '@earendil-works/pi-ai';
-import { afterEach, describe, expect, it } from 'vitest';
+import { createModels, fauxAssistantMessage, fauxProvider, InMemoryCredentialStore, type FauxResponseStep } from '@earendil-works/pi-ai';
+import { describe, expect, it } from 'vitest';
 import { manualClock } from '../../src/model/clock.js';
 import { piModelAdapter } from '../../src/pi/model.js';
 import { createRuntime } from '../../src/runtime/runtime.js';
 import type { RetryEvent } from '../../src/runtime/types.js';
 
-const registrations: Array<{ unregister(): void }> = [];
-afterEach(() => {
-  for (const r of registrations.splice(0)) r.unregister();
-});
-
 /** A Pi model adapter over the faux provider, answering `responses` in order. */
-function fauxAdapter(responses: Parameters<ReturnType<typeof registerFauxProvider>['setResponses']>[0]) {
-  const faux = registerFauxProvider();
-  registrations.push(faux);
+async function fauxAdapter(responses: FauxResponseStep[]) {
+  const faux = fauxProvider({ tokensPerSecond: 1_000_000 });
+  const credentials = new InMemoryCredentialStore();
+  await credentials.modify(faux.provider.id, async () => ({ type: 'api_key', key: 'offline' }));
+  const models = createModels({ credentials });
+  models.setProvider(faux.provider);
   faux.setResponses(responses);
-  const model = piModelAdapter({ model: () => faux.getModel(), auth: async () => ({ apiKey: 'offline' }), sessionId: () => undefined, tool: () => undefined });
+  const model = piModelAdapter({
+    model: () => faux.getModel(),
+    stream: (m, context, options) => models.streamSimple(m, context, options),
+    sessionId: () => undefined,
+    tool: () => undefined,
+  });
   return { faux, model };
 }
 
 describe('Pi model adapter: failures the runtime retries', () => {
   it("retries what Pi's session would (a rate limit), after the backoff; the turn completes", async () => {
-    const { faux, model } = fauxAdapter([fauxAssistantMessage('', { stopReason: 'error', errorMessage: '429 rate limit exceeded' }), fauxAssistantMessage('done')]);
+    const { faux, model } = await fauxAdapter([fauxAssistantMessage('', { stopReason: 'error', errorMessage: '429 rate limit exceeded' }), fauxAssistantMessage('done')]);
     const clock = manualClock();
     const rt = createRuntime({ model, clock, requestTimeoutMs: Infinity, retry: { initialDelayMs: 100, jitter: 0 } });
     const retries: RetryEvent[] = [];
@@ -40,7 +43,7 @@ describe('Pi model adapter: failures the runtime retries', () => {
   });
 
   it('does not retry an error Pi would not (a bad request), nor a context overflow', async () => {
-    const { faux, model } = fauxAdapter([
+    const { faux, model } = await fauxAdapter([
       fauxAssistantMessage('', { stopReason: 'error', errorMessage: 'invalid_request_error: tools.0.name is invalid' }),
       fauxAssistantMessage('', { stopReason: 'error', errorMessage: 'prompt is too long: 250000 tokens > 200000 maximum' }),
     ]);
