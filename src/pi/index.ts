@@ -1,7 +1,7 @@
 /**
  * `subagent-actors/pi`: this library's subagents inside a Pi coding-agent session.
  *
- * Supported Pi versions: `@earendil-works/pi-coding-agent` 1.x from 1.0.3 (with the pi-ai,
+ * Supported Pi versions: `@earendil-works/pi-coding-agent` 1.x from 1.3.0 (with the pi-ai,
  * pi-agent-core and pi-tui it brings), tested with 1.6; Pi 1.x needs Node 22.19 or later.
  * @packageDocumentation
  */

@@ -1,8 +1,10 @@
 /**
  * The package as another project consumes it: build it, `npm pack` it, install the tarball
- * into a scratch project beside its own zod 3 and xstate, type-check the README's examples
- * there (strict, NodeNext, library types checked too) and run them. Then again with xstate at
- * the lowest version the peer range allows.
+ * into a scratch project beside its own zod 3, xstate and the Pi coding agent, type-check the
+ * README's examples there (strict, NodeNext, library types checked too) and run them. Then
+ * again with xstate at the lowest version the peer range allows. The Pi extension runs in a Pi
+ * session (pi-ai's faux provider, offline) with each supported Pi major at the tested version
+ * and at the lowest one its peer range admits.
  *
  * Installs prefer npm's cache (`npm ci` fills it with every version used here but the lowest
  * xstate, fetched once). Slow steps are processes, so the timeout is generous; nothing here
@@ -25,7 +27,16 @@ const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as {
   readonly devDependencies: Record<string, string>;
 };
 /** The lowest xstate the peer range admits (`^5.33.0` → `5.33.0`). */
-const LOWEST_XSTATE = /^\^?(\d+\.\d+\.\d+)$/.exec(pkg.peerDependencies['xstate'] ?? '')?.[1];
+const LOWEST_XSTATE = lowestOf('xstate');
+/** The Pi packages whose peer ranges the extension names, installed together at one version. */
+const PI_PACKAGES = ['@earendil-works/pi-coding-agent', '@earendil-works/pi-ai'] as const;
+/** The lowest Pi the peer range admits (`^1.3.0` → `1.3.0`). */
+const LOWEST_PI = lowestOf(PI_PACKAGES[0]);
+
+/** The lowest version a `^x.y.z` peer range admits. */
+function lowestOf(name: string): string | undefined {
+  return /^\^?(\d+\.\d+\.\d+)$/.exec(pkg.peerDependencies[name] ?? '')?.[1];
+}
 const TIMEOUT = 900_000;
 
 // TypeScript 7 (the current release; the plain `typescript` package is 6.0, for typescript-eslint).
@@ -63,6 +74,7 @@ beforeAll(async () => {
         // A host on zod 3: its tool schemas must type-check and run (the runtime has its own zod 4).
         zod: pkg.devDependencies['zod3']!.replace(/^npm:zod@/, ''),
         '@types/node': pkg.devDependencies['@types/node'],
+        ...Object.fromEntries(PI_PACKAGES.map((name) => [name, pkg.devDependencies[name]])),
       },
     }),
   );
@@ -96,6 +108,7 @@ beforeAll(async () => {
     else written.push({ file: `readme-${example.line}`, code: example.code, module: exampleModule(example.code, exports) });
   }
   for (const example of written) writeFileSync(join(project, 'src', `${example.file}.ts`), example.module);
+  writeFileSync(join(project, 'src', 'pi-session.ts'), PI_SESSION);
   await npm(['install', '--no-package-lock'], project);
 }, TIMEOUT);
 
@@ -104,14 +117,28 @@ afterAll(() => {
 }, TIMEOUT);
 
 
-/** Type-checks and builds the examples, then runs each; returns every failure found. */
-async function checkExamples(): Promise<string[]> {
-  const failures: string[] = [];
+/**
+ * Type-checks and builds the consumer project. Library types are checked too (no
+ * `skipLibCheck`), but only this package's and the consumer's own files count: Pi's published
+ * declarations do not pass a strict Node-only check themselves (JSON imports without `type`
+ * attributes, `@google/genai` naming DOM types), which is not this package's to fix. tsc still
+ * emits the build when it reports errors.
+ */
+async function compileConsumer(): Promise<string[]> {
   try {
     await run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: project, maxBuffer: 1 << 24 });
+    return [];
   } catch (error) {
-    return [`tsc: ${(error as { stdout?: string }).stdout ?? String(error)}`];
+    const output = (error as { stdout?: string }).stdout ?? String(error);
+    const ours = output.split('\n').filter((line) => /error TS\d+/.test(line) && (!line.startsWith('node_modules/') || line.startsWith('node_modules/subagent-actors/')));
+    return ours.length === 0 && /error TS\d+/.test(output) ? [] : [`tsc: ${ours.length > 0 ? ours.join('\n') : output}`];
   }
+}
+
+/** Type-checks and builds the examples, then runs each; returns every failure found. */
+async function checkExamples(): Promise<string[]> {
+  const failures: string[] = [...(await compileConsumer())];
+  if (failures.length > 0) return failures;
   for (const example of written) {
     try {
       const { stdout } = await run(process.execPath, [join('out', `${example.file}.js`)], { cwd: project, timeout: 120_000, maxBuffer: 1 << 24 });
@@ -133,11 +160,10 @@ describe('the packed package in a consumer project', () => {
     expect(packedFiles.filter((f) => f.endsWith('.map') || (f.endsWith('.ts') && !f.endsWith('.d.ts')))).toEqual([]);
   });
 
-  it('compiles every README example that needs no provider or Pi', () => {
+  it('compiles every README example that needs no provider, the Pi ones too', () => {
     expect(written.length).toBeGreaterThanOrEqual(5);
-    expect(skipped.map((s) => s.replace(/^README\.md:\d+ /, ''))).toEqual(
-      expect.arrayContaining([expect.stringMatching(/^imports @ai-sdk\/anthropic/), expect.stringMatching(/^imports subagent-actors\/pi/)]),
-    );
+    expect(written.some((example) => example.code.includes("from 'subagent-actors/pi'"))).toBe(true);
+    expect(skipped.map((s) => s.replace(/^README\.md:\d+ /, ''))).toEqual(expect.arrayContaining([expect.stringMatching(/^imports @ai-sdk\/anthropic/)]));
   });
 
   it(
@@ -165,6 +191,14 @@ describe('the packed package in a consumer project', () => {
   );
 
   it(
+    'runs the Pi extension in a Pi session: the session delegates with Agent and reads the result',
+    async () => {
+      expect(await runPiSession()).toMatch(/^the subagent said: .*"result":"SUBAGENT-ANSWER"/);
+    },
+    TIMEOUT,
+  );
+
+  it(
     'type-checks and runs them with xstate at the lowest supported version',
     async () => {
       expect(LOWEST_XSTATE).toBeDefined();
@@ -175,4 +209,68 @@ describe('the packed package in a consumer project', () => {
     },
     TIMEOUT,
   );
+
+  it(
+    'type-checks the examples and runs the Pi extension with Pi at the lowest version its peer range admits',
+    async () => {
+      expect(LOWEST_PI).toBeDefined();
+      await npm(['install', '--no-package-lock', ...PI_PACKAGES.map((name) => `${name}@${LOWEST_PI!}`)], project);
+      for (const name of PI_PACKAGES) {
+        const installed = JSON.parse(readFileSync(join(project, 'node_modules', name, 'package.json'), 'utf8')) as { version: string };
+        expect(installed.version).toBe(LOWEST_PI);
+      }
+      expect(await checkExamples()).toEqual([]);
+      expect(await runPiSession()).toMatch(/^the subagent said: .*"result":"SUBAGENT-ANSWER"/);
+    },
+    TIMEOUT,
+  );
 });
+
+/** Builds and runs the Pi session script with HOME in a scratch folder. */
+async function runPiSession(): Promise<string> {
+  expect(await compileConsumer()).toEqual([]);
+  const home = mkdtempSync(join(work, 'home-'));
+  const { stdout } = await run(process.execPath, [join('out', 'pi-session.js')], { cwd: project, timeout: 120_000, maxBuffer: 1 << 24, env: { ...process.env, HOME: home, PI_OFFLINE: '1' } });
+  return stdout;
+}
+
+/**
+ * A Pi session with the extension, as a consumer writes one: pi-ai's faux provider answers
+ * offline; the session calls Agent, the subagent answers, and the session reads its result.
+ */
+const PI_SESSION = `import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fauxAssistantMessage, fauxProvider, fauxToolCall, InMemoryCredentialStore } from '@earendil-works/pi-ai';
+import { createAgentSession, DefaultResourceLoader, ModelRuntime, SessionManager, SettingsManager } from '@earendil-works/pi-coding-agent';
+import { piSubagents } from 'subagent-actors/pi';
+
+const cwd = mkdtempSync(join(tmpdir(), 'pi-consumer-'));
+const faux = fauxProvider({ tokensPerSecond: 1_000_000 });
+faux.setResponses([
+  fauxAssistantMessage([fauxToolCall('Agent', { task_name: 'probe', message: 'Say the answer' }, { id: 'c1' })], { stopReason: 'toolUse' }),
+  fauxAssistantMessage('SUBAGENT-ANSWER'),
+  (context) => {
+    const last = context.messages.at(-1);
+    const text = last?.role === 'toolResult' ? last.content.map((b) => (b.type === 'text' ? b.text : '')).join('') : '';
+    return fauxAssistantMessage(\`the subagent said: \${text}\`);
+  },
+]);
+const settingsManager = SettingsManager.inMemory({ compaction: { enabled: false }, retry: { enabled: false } });
+const loader = new DefaultResourceLoader({
+  cwd, agentDir: cwd, settingsManager, noExtensions: true, noSkills: true, noPromptTemplates: true, noThemes: true, noContextFiles: true,
+  extensionFactories: [piSubagents()],
+});
+await loader.reload();
+const modelRuntime = await ModelRuntime.create({ credentials: new InMemoryCredentialStore(), modelsPath: null, allowModelNetwork: false, refreshOnCreate: false });
+modelRuntime.registerNativeProvider(faux.provider);
+await modelRuntime.setRuntimeApiKey(faux.provider.id, 'offline');
+const { session } = await createAgentSession({
+  cwd, agentDir: cwd, model: faux.getModel(), thinkingLevel: 'off', modelRuntime, resourceLoader: loader,
+  sessionManager: SessionManager.inMemory(cwd), settingsManager,
+});
+await session.bindExtensions({});
+await session.prompt('Delegate the answer');
+console.log(session.getLastAssistantText());
+session.dispose();
+`;

@@ -20,7 +20,6 @@ export interface ReadmeExample {
 /** Modules an example may import that the scratch project does not install, and why. */
 const UNAVAILABLE: Readonly<Record<string, string>> = {
   '@ai-sdk/anthropic': 'needs a provider package and an API key',
-  'subagent-actors/pi': 'needs the Pi coding agent (optional peers)',
 };
 
 /** Every ```ts block (also indented ones inside list items), in order. */
