@@ -128,8 +128,8 @@ const PINNED: Record<string, { readonly values: readonly string[]; readonly type
     types: ['PostgresStoreOptions'],
   },
   './pi': {
-    values: ['piBranchDialogue', 'piBuiltinTools', 'piContext', 'piHostTools', 'piMessageOf', 'piModelAdapter', 'piSubagents'],
-    types: ['AnyPiToolDefinition', 'PiHostToolsInput', 'PiModelSource', 'PiRuntimeOptions', 'PiSubagentsOptions'],
+    values: ['PI_SESSION_MODEL', 'piBranchDialogue', 'piBuiltinTools', 'piContext', 'piHostTools', 'piMessageOf', 'piModelAdapter', 'piSessionHead', 'piSubagents'],
+    types: ['AnyPiToolDefinition', 'PiHostToolsInput', 'PiModelSource', 'PiRuntimeOptions', 'PiSessionHead', 'PiSubagentsOptions'],
   },
   './ai-sdk': {
     values: ['UnknownModelError', 'aiSdkModel', 'passThroughEffort', 'providerKey'],
