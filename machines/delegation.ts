@@ -10,13 +10,15 @@ import { fromPromise, type AnyActorRef } from 'xstate';
 import { parseContextSpec, contextLabel, contextModeOf } from '../src/context/parse.js';
 import { selectSnapshot } from '../src/context/select.js';
 import type { ContextSpec } from '../src/context/types.js';
-import type { JsonValue } from '../src/dialogue/entry.js';
+import type { JsonValue, ToolCall } from '../src/dialogue/entry.js';
 import { errorText } from '../src/dialogue/error-text.js';
 import { canonicalJson } from '../src/request/canonical.js';
 import type { TaskFraming } from '../src/request/compose-task.js';
 import { NOTHING_INHERITED } from '../src/request/prefix-reuse.js';
 import type { ModelResponse, SummaryResult } from '../src/request/reply.js';
 import { BUILTIN_TOOL_SCHEMAS, isBuiltinTool, parseToolArguments, type AgentArgs } from '../src/request/tools.js';
+import { admitToolCall, refusedArgumentsText } from '../src/request/tool-call-admission.js';
+import { DEFAULT_INPUT_LIMITS } from '../src/request/input-limits.js';
 import type { JsonObject, ToolSchema } from '../src/request/types.js';
 import { ZERO_USAGE } from '../src/request/usage.js';
 import { agentMachine } from './agent.machine.js';
@@ -135,7 +137,9 @@ function checkedReply(reply: unknown): ModelResponse {
       throw new Error(`each tool call needs a non-empty id and name (got ${errorText(call)})`);
     }
   }
-  return { ...r, text, toolCalls, usage: r.usage ?? ZERO_USAGE } as ModelResponse;
+  // Arguments that are not plain JSON within the default limits are refused per call, here, once.
+  const admitted = (toolCalls as readonly ToolCall[]).map((call) => admitToolCall(call, DEFAULT_INPUT_LIMITS));
+  return { ...r, text, toolCalls: admitted, usage: r.usage ?? ZERO_USAGE } as ModelResponse;
 }
 
 const ok = (value: JsonValue): ToolOutcome => ({ content: canonicalJson(value), isError: false });
@@ -148,6 +152,7 @@ async function runCall(input: ToolInput, signal: AbortSignal, step: ToolStepScop
   await Promise.resolve();
   const { path, call } = input;
   const agent = step.agent;
+  if (call.argumentsError !== undefined) return refuse('invalid_arguments', refusedArgumentsText(call));
   if (!isBuiltinTool(call.name)) {
     const tool = tools.get(call.name);
     if (!tool) return refuse('unknown_tool', `there is no tool named "${call.name}"; available tools: ${[...BUILTIN_TOOL_SCHEMAS.map((t) => t.name), ...tools.keys()].join(', ')}`);

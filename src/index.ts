@@ -153,4 +153,5 @@ export {
 } from './policy/messaging.js';
 export { describeConfirmation, type ConfirmCallback, type ConfirmationDecision, type ConfirmationRequest } from './policy/confirmation.js';
 export { DEFAULT_LIMITS, LimitError, type Limits } from './policy/limits.js';
+export { DEFAULT_INPUT_LIMITS, MAX_NESTING_LIMIT, type InputLimits } from './request/input-limits.js';
 export { loadProjectContext, type ProjectContext, type ProjectContextOptions } from './load/project-context.js';

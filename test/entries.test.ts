@@ -45,7 +45,7 @@ function declaredExports(file: string): { values: string[]; types: string[]; sta
 const PINNED: Record<string, { readonly values: readonly string[]; readonly types: readonly string[] }> = {
   '.': {
     values: [
-      'CAPABILITY_TAGS', 'COMMON_TOOL_CAPABILITIES', 'DEFAULT_EVENT_BUFFER', 'DEFAULT_LIMITS', 'DEFAULT_MAX_STEPS', 'DEFAULT_REQUEST_TIMEOUT_MS', 'DEFAULT_RETRY_POLICY', 'RequestTimeoutError', 'DEFAULT_RESULT_METADATA', 'DEFAULT_SYSTEM_PROMPT', 'DefinitionError', 'JOURNAL_FORMAT', 'JsonlSessionStore',
+      'CAPABILITY_TAGS', 'COMMON_TOOL_CAPABILITIES', 'DEFAULT_EVENT_BUFFER', 'DEFAULT_LIMITS', 'DEFAULT_INPUT_LIMITS', 'MAX_NESTING_LIMIT', 'DEFAULT_MAX_STEPS', 'DEFAULT_REQUEST_TIMEOUT_MS', 'DEFAULT_RETRY_POLICY', 'RequestTimeoutError', 'DEFAULT_RESULT_METADATA', 'DEFAULT_SYSTEM_PROMPT', 'DefinitionError', 'JOURNAL_FORMAT', 'JsonlSessionStore',
       'LimitError', 'OutputSchemaError', 'ROOT_PATH', 'RuntimeError', 'StoreError', 'checkPriceTable', 'costOf', 'createJsonlStore', 'openJsonlStore', 'resumeRuntime', 'requestUsage', 'resultMetadata', 'resultToolContent', 'SUMMARY_SYSTEM_PROMPT', 'UnknownRoleError', 'ZERO_USAGE', 'addUsage', 'createCapabilityCatalog', 'createRuntime',
       'defineRuntimeTool', 'describeConfirmation', 'loadDefinitions', 'loadProjectContext', 'modelSummarizer', 'DEFAULT_MESSAGING_SCOPE', 'mayMessage',
     ],
@@ -54,7 +54,7 @@ const PINNED: Record<string, { readonly values: readonly string[]; readonly type
       'CancelledAgent', 'CapabilityCatalog', 'CapabilityCatalogInput', 'CapabilityTag', 'CompactionEntry', 'CompactionPolicy', 'ConfirmCallback',
       'ConfirmationDecision', 'ConfirmationRequest', 'ContextMode', 'ContextSpec', 'DefinitionDirectory', 'DefinitionErrorCode', 'Delivery',
       'DialogueView', 'Effort', 'Entry', 'EntrySeq', 'FirstReportValue', 'FsyncPolicy', 'HostRoot', 'HostTool', 'HostToolDefinition', 'InboxItem', 'JournalRecord', 'JsonObject', 'JsonSchemaObject', 'JsonValue',
-      'JsonlStoreOptions', 'Lifetime', 'Limits', 'LoadDefinitionsOptions',
+      'JsonlStoreOptions', 'InputLimits', 'Lifetime', 'Limits', 'LoadDefinitionsOptions',
       'LoadedDefinitions', 'MessagingPair', 'MessagingPolicy', 'MessagingScope', 'TaskTextInput', 'ModelAdapter', 'ModelDelta', 'ModelTable', 'PermissionMatcher', 'PermissionMatcherKind', 'PermissionMode', 'RoleWarning', 'ToolNameMap', 'ModelPrice', 'ModelRequest', 'ModelResponse', 'NeedsApproval', 'Preset', 'PresetCatalog', 'PresetDefinition', 'PrefixReuse', 'PrefixShortfall', 'PriceTable', 'PromptOptions', 'ProjectContext', 'ProviderMetadata', 'ReasoningPart',
       'ProjectContextOptions', 'RequiredCapability', 'RetentionPolicy', 'RetryEvent', 'RetryPolicy', 'RoleCatalogLimits', 'ReplyUsage', 'ResultMetadata', 'ResultMetadataField', 'RoleDefinition', 'Runtime', 'RuntimeErrorCode', 'RuntimeEvents', 'RuntimeOptions',
       'ResumeOptions', 'RuntimeTool', 'SampleContext', 'SessionStore', 'SpawnHandle', 'SpawnPolicyDecision', 'SpawnPolicyInput', 'SpawnRequest', 'StopReason', 'StoreErrorCode', 'Summarizer',

@@ -50,6 +50,12 @@ export interface ToolCall {
   readonly name: string;
   readonly arguments: JsonValue;
   readonly providerMetadata?: ProviderMetadata;
+  /**
+   * Set when the runtime refused the call's arguments as the reply arrived (not plain JSON,
+   * nested too deep, too large): why, naming where. The call never runs; it is answered with
+   * an `invalid_arguments` error, and `arguments` holds `{}` in place of what was refused.
+   */
+  readonly argumentsError?: string;
 }
 
 /**
@@ -127,9 +133,13 @@ export function assistantEntry(input: { text?: string; toolCalls?: readonly Tool
     kind: 'assistant',
     id: input.id ?? newId('a'),
     text: input.text ?? '',
-    toolCalls: (input.toolCalls ?? []).map((c) =>
-      c.providerMetadata === undefined ? { id: c.id, name: c.name, arguments: c.arguments } : { id: c.id, name: c.name, arguments: c.arguments, providerMetadata: c.providerMetadata },
-    ),
+    toolCalls: (input.toolCalls ?? []).map((c) => ({
+      id: c.id,
+      name: c.name,
+      arguments: c.arguments,
+      ...(c.providerMetadata === undefined ? {} : { providerMetadata: c.providerMetadata }),
+      ...(c.argumentsError === undefined ? {} : { argumentsError: c.argumentsError }),
+    })),
     ...(reasoning.length > 0 ? { reasoning } : {}),
   });
 }

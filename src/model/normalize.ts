@@ -12,6 +12,8 @@
  */
 import type { ProviderMetadata, ReasoningPart, ToolCall } from '../dialogue/entry.js';
 import { canonicalJson } from '../request/canonical.js';
+import { DEFAULT_INPUT_LIMITS, type InputLimits } from '../request/input-limits.js';
+import { admitToolCall } from '../request/tool-call-admission.js';
 import type { ModelResponse, ReplyUsage } from './adapter.js';
 import type { SummaryResult } from './summarizer.js';
 
@@ -51,10 +53,12 @@ export function normalizeUsage(raw: unknown): ReplyUsage {
 
 /**
  * A reply the dialogue can hold: text is a string (missing text is empty), tool calls an
- * array (missing means none), usage normalized. Tool calls themselves are checked where
- * they are appended (a bad id or name fails the request with a clear message).
+ * array (missing means none), usage normalized. Each call's arguments are checked here, once,
+ * against `limits` (see `admitToolCall`): a call whose arguments are not plain JSON within
+ * them is kept with `{}` and an `argumentsError`, and is answered with a tool error instead of
+ * running. A bad id or name is checked where the reply is appended (it fails the request).
  */
-export function normalizeResponse(raw: unknown): ModelResponse {
+export function normalizeResponse(raw: unknown, limits: InputLimits = DEFAULT_INPUT_LIMITS): ModelResponse {
   if (typeof raw !== 'object' || raw === null) throw new TypeError(`the model returned ${raw === null ? 'null' : typeof raw} instead of a reply`);
   const reply = raw as Record<string, unknown>;
   const rawText = readField(reply, 'text');
@@ -62,15 +66,23 @@ export function normalizeResponse(raw: unknown): ModelResponse {
   const rawCalls = readField(reply, 'toolCalls');
   const toolCalls = rawCalls === undefined || rawCalls === null ? [] : rawCalls;
   if (!Array.isArray(toolCalls)) throw new TypeError('the model returned tool calls that are not a list');
-  toolCalls.forEach((call: unknown, index) => {
-    if (typeof call === 'object' && call !== null) checkMetadata(readField(call as Record<string, unknown>, 'providerMetadata'), `tool call ${index}`);
+  const admitted = toolCalls.map((call: unknown, index) => {
+    if (typeof call !== 'object' || call === null) return call;
+    const c = call as Record<string, unknown>;
+    const providerMetadata = checkMetadata(readField(c, 'providerMetadata'), `tool call ${index}`);
+    const id = readField(c, 'id');
+    const name = readField(c, 'name');
+    // A call without a string id or name is refused where the reply is appended.
+    if (typeof id !== 'string' || typeof name !== 'string') return call;
+    const plain = { id, name, arguments: readField(c, 'arguments') as ToolCall['arguments'], ...(providerMetadata === undefined ? {} : { providerMetadata }) };
+    return admitToolCall(plain, limits);
   });
   const rawStop = readField(reply, 'stopReason');
   const stopReason = typeof rawStop === 'string' ? rawStop : undefined;
   const reasoning = normalizeReasoning(readField(reply, 'reasoning'));
   return {
     text,
-    toolCalls: toolCalls as readonly ToolCall[],
+    toolCalls: admitted as readonly ToolCall[],
     usage: normalizeUsage(readField(reply, 'usage')),
     ...(stopReason !== undefined ? { stopReason } : {}),
     ...(reasoning.length > 0 ? { reasoning } : {}),

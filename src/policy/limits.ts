@@ -1,9 +1,20 @@
 /**
- * Spawn limits: how deep the agent tree may grow and how many subagents may be live.
+ * The runtime's limits: how deep the agent tree may grow and how many subagents may be live
+ * (checked at spawn time), and how deep and large the values models hand it may be
+ * ({@link InputLimits}: tool-call arguments, structured answers, output schemas).
  */
+import { DEFAULT_INPUT_LIMITS, MAX_NESTING_LIMIT, type InputLimits } from '../request/input-limits.js';
 
-/** The limits a runtime enforces at spawn time (checked before capabilities are confirmed). */
-export interface Limits {
+/**
+ * The limits a runtime enforces: the spawn limits (checked before capabilities are confirmed)
+ * and the input limits.
+ *
+ * @example
+ * ```ts
+ * createRuntime({ model, limits: { maxDepth: 2, maxArgumentDepth: 32, maxAnswerBytes: 65_536 } });
+ * ```
+ */
+export interface Limits extends InputLimits {
   /** Deepest allowed subagent; the root is depth 0, its subagents depth 1. Default 3. */
   readonly maxDepth: number;
   /** Live (reserved, running or idle) subagents one parent may have at once. Default 8. */
@@ -12,25 +23,31 @@ export interface Limits {
   readonly maxTotal?: number;
 }
 
-/** The defaults: depth 3 and 8 concurrent subagents per parent, no runtime-wide cap. */
-export const DEFAULT_LIMITS: Limits = Object.freeze({ maxDepth: 3, maxChildren: 8 });
+/**
+ * The defaults: depth 3 and 8 concurrent subagents per parent, no runtime-wide cap, and the
+ * input limits' defaults (64 levels, 1 MiB).
+ */
+export const DEFAULT_LIMITS: Limits = Object.freeze({ maxDepth: 3, maxChildren: 8, ...DEFAULT_INPUT_LIMITS });
 
 /**
  * Fills unset limits with the defaults and validates them.
  *
  * @throws RangeError when a limit is not a positive integer (a depth of 0 is allowed and
- *   means "no subagents").
+ *   means "no subagents"), or a nesting limit is above {@link MAX_NESTING_LIMIT}.
  */
 export function resolveLimits(partial: Partial<Limits> = {}): Limits {
   const limits = { ...DEFAULT_LIMITS, ...definedOnly(partial) };
-  const check = (name: string, value: number, min: number): void => {
+  const check = (name: string, value: number, min: number, max = Number.MAX_SAFE_INTEGER): void => {
     if (!Number.isSafeInteger(value) || value < min) {
       throw new RangeError(`limit ${name} must be an integer of at least ${min}, got ${value}`);
     }
+    if (value > max) throw new RangeError(`limit ${name} may be at most ${max}, got ${value}`);
   };
   check('maxDepth', limits.maxDepth, 0);
   check('maxChildren', limits.maxChildren, 1);
   if (limits.maxTotal !== undefined) check('maxTotal', limits.maxTotal, 1);
+  for (const name of ['maxArgumentDepth', 'maxAnswerDepth', 'maxSchemaDepth'] as const) check(name, limits[name], 1, MAX_NESTING_LIMIT);
+  for (const name of ['maxArgumentBytes', 'maxAnswerBytes', 'maxSchemaBytes'] as const) check(name, limits[name], 1);
   return Object.freeze(limits);
 }
 

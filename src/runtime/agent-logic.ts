@@ -145,7 +145,7 @@ export function createAgentLogic(core: RuntimeCore) {
           const onDelta = sink.current?.onDelta;
           return core.options.model.sample(request, { signal: attemptSignal, agentPath: input.path, turn: input.turn, step: input.step, ...(onDelta ? { onDelta } : {}) });
         });
-        const response = normalizeResponse(value);
+        const response = normalizeResponse(value, core.registry.limits);
         sink.current?.replied(response);
         checkReply(dialogue, response);
         const usage = requestUsage(response.usage, retries);

@@ -153,54 +153,56 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
     task: request.message,
     now: core.now(),
   });
-  core.openAccount(path, parentPath, model);
-  record.grants = Object.freeze({
-    externalDirectories: Object.freeze([...(policy?.externalDirectories ?? [])]),
-    inheritsExtensions: policy?.inheritsExtensions === true,
-  });
-
-  // A subagent is held to its parent's tool lists too, then to its own.
-  record.permissions = Object.freeze([...(core.registry.get(parentPath)?.permissions ?? []), ...layers]);
-  record.permissionMode = role?.permissionMode;
-
-  // 5. snapshot the parent's dialogue now (selection never waits) and start the actor.
-  const snapshot = selectSnapshot(core.snapshotSource(parentPath), spec, origin.triggeringCallId ? { triggeringCallId: origin.triggeringCallId } : {});
-  // What it inherits against the parent's last request, as it is now (its first request begins with exactly that).
-  const prefix = measureInheritedPrefix({
-    parent: { system: parentContext.input.system, model: parentContext.input.model },
-    parentLast: parent.lastRequest ?? lastRequestOf(parentContext),
-    child: { system: head, model },
-    inherited: snapshot.entries,
-  });
-  const input: AgentInput = {
-    path,
-    parentPath,
-    sessionId: core.agentSessionId(),
-    treeId: core.sessionId,
-    role: role?.name,
-    task: request.message,
-    snapshot,
-    contextLabel: label,
-    contextMode: mode,
-    framing: framingFor(core, mode, parentPath, role, request),
-    system: head,
-    model,
-    effort: request.effort ?? role?.effort ?? parentContext.input.effort,
-    lifetime,
-    delivery,
-    maxSteps: role?.maxSteps ?? core.options.defaults?.maxSteps ?? DEFAULT_MAX_STEPS,
-    ...(output ? { output } : {}),
-    prefix,
-    hasTaskHooks: (core.options.taskHooks?.length ?? 0) > 0,
-    startedAt: record.reservedAt,
-  };
-
-  let resolveFirst!: (report: FirstReportValue) => void;
-  const firstReport = new Promise<FirstReportValue>((resolve) => (resolveFirst = resolve));
-  record.onFirstReport = delivery === 'caller' ? resolveFirst : undefined;
-  const result: Promise<AgentResult> = core.resultOf(path);
-
+  // From here on, whatever fails releases the reservation: a throw that skipped the release
+  // would hold the path and its slot for the life of the runtime, even after stop().
   try {
+    core.openAccount(path, parentPath, model);
+    record.grants = Object.freeze({
+      externalDirectories: Object.freeze([...(policy?.externalDirectories ?? [])]),
+      inheritsExtensions: policy?.inheritsExtensions === true,
+    });
+
+    // A subagent is held to its parent's tool lists too, then to its own.
+    record.permissions = Object.freeze([...(core.registry.get(parentPath)?.permissions ?? []), ...layers]);
+    record.permissionMode = role?.permissionMode;
+
+    // 5. snapshot the parent's dialogue now (selection never waits) and start the actor.
+    const snapshot = selectSnapshot(core.snapshotSource(parentPath), spec, origin.triggeringCallId ? { triggeringCallId: origin.triggeringCallId } : {});
+    // What it inherits against the parent's last request, as it is now (its first request begins with exactly that).
+    const prefix = measureInheritedPrefix({
+      parent: { system: parentContext.input.system, model: parentContext.input.model },
+      parentLast: parent.lastRequest ?? lastRequestOf(parentContext),
+      child: { system: head, model },
+      inherited: snapshot.entries,
+    });
+    const input: AgentInput = {
+      path,
+      parentPath,
+      sessionId: core.agentSessionId(),
+      treeId: core.sessionId,
+      role: role?.name,
+      task: request.message,
+      snapshot,
+      contextLabel: label,
+      contextMode: mode,
+      framing: framingFor(core, mode, parentPath, role, request),
+      system: head,
+      model,
+      effort: request.effort ?? role?.effort ?? parentContext.input.effort,
+      lifetime,
+      delivery,
+      maxSteps: role?.maxSteps ?? core.options.defaults?.maxSteps ?? DEFAULT_MAX_STEPS,
+      ...(output ? { output } : {}),
+      prefix,
+      hasTaskHooks: (core.options.taskHooks?.length ?? 0) > 0,
+      startedAt: record.reservedAt,
+    };
+
+    let resolveFirst!: (report: FirstReportValue) => void;
+    const firstReport = new Promise<FirstReportValue>((resolve) => (resolveFirst = resolve));
+    record.onFirstReport = delivery === 'caller' ? resolveFirst : undefined;
+    const result: Promise<AgentResult> = core.resultOf(path);
+
     const parentActor = parent.actor;
     if (!core.stateOf(parentPath)?.startsWith('running')) throw new Error(`its parent ${parentPath} is no longer running`);
     if (parentActor.system.get(path) !== undefined) throw new Error(`an actor named ${path} is still stopping`);
@@ -210,11 +212,11 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
     // An actor that fails while starting reports no snapshot, so nothing would release it.
     const started = record.actor?.getSnapshot() as { status: string; error?: unknown } | undefined;
     if (started?.status === 'error') throw started.error;
+    return { path, delivery, lifetime, firstReport, result };
   } catch (error) {
     core.abandon(path);
     throw new RuntimeError('start_failed', `${path} could not be started: ${errorText(error)}`);
   }
-  return { path, delivery, lifetime, firstReport, result };
 }
 
 /**

@@ -6,6 +6,7 @@
 import type { ToolInput, ToolOutcome, ToolStepOutcome } from '../../machines/agent.types.js';
 import type { RuntimeCore } from './core.js';
 import { executeTool, type CallAnswers } from './tools.js';
+import { admitToolCall } from '../request/tool-call-admission.js';
 
 /** The outcome text a cancelled call's `tool-call-finished` carries. */
 const CANCELLED_CALL = 'Error (aborted): the call was stopped before it finished';
@@ -84,9 +85,13 @@ export async function executeToolWithEvents(core: RuntimeCore, input: ToolInput,
   return outcome;
 }
 
-/** A host's `callTool`: every call, `Agent` included, resolves with its outcome. */
+/**
+ * A host's `callTool`: every call, `Agent` included, resolves with its outcome. Its arguments
+ * are checked like a model's as it arrives (a refused call gets an `invalid_arguments` outcome).
+ */
 export async function callToolForHost(core: RuntimeCore, input: ToolInput, signal: AbortSignal): Promise<ToolOutcome> {
-  const outcome = await executeToolWithEvents(core, input, signal, 'awaited');
+  const call = typeof input.call === 'object' && input.call !== null ? admitToolCall(input.call, core.registry.limits) : input.call;
+  const outcome = await executeToolWithEvents(core, { ...input, call }, signal, 'awaited');
   // Never the case for 'awaited' calls; kept total rather than cast.
   return 'answeredBy' in outcome ? { content: `Error: ${outcome.answeredBy} answers this call in its parent's dialogue`, isError: true } : outcome;
 }

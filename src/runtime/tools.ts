@@ -6,6 +6,7 @@
 import type { ToolStepOutcome, ToolInput, ToolOutcome } from '../../machines/agent.types.js';
 import { canonicalJson } from '../request/canonical.js';
 import { isBuiltinTool, parseToolArguments } from '../request/tools.js';
+import { refusedArgumentsText } from '../request/tool-call-admission.js';
 import type { RuntimeCore } from './core.js';
 import { errorCode, RuntimeError } from './errors.js';
 import { cancelToolContent, firstTurnToolContent, receiptToolContent } from '../../machines/subagent-reports.js';
@@ -47,6 +48,8 @@ export async function executeTool(core: RuntimeCore, input: ToolInput, signal: A
 }
 
 async function dispatch(core: RuntimeCore, { path, call }: ToolInput, signal: AbortSignal, answers: CallAnswers): Promise<ToolStepOutcome> {
+  // Arguments refused when the reply arrived: nothing runs and nothing is reserved.
+  if (call.argumentsError !== undefined) throw new RuntimeError('invalid_arguments', refusedArgumentsText(call));
   // Filters are enforced here, not only in the schemas the model saw.
   const system = core.contextOf(path).input.system;
   if (!system.tools.some((t) => t.name === call.name)) {

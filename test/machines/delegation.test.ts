@@ -174,6 +174,24 @@ describe('delegatingAgent', () => {
     expect(() => delegatingAgent({ model: () => reply('x'), tools: [tool] })).toThrow(/coordination tool/);
   });
 
+  it('refuses a call whose arguments are not plain JSON with a typed error, then forks on the next step', async () => {
+    const { model, requests } = scripted({
+      '/root': [
+        () => reply('', [{ id: 'bad', name: 'Agent', arguments: { task_name: 'w', message: 'x', n: Number.NaN } as never }]),
+        () => reply('', [agentCall('fork', { task_name: 'f', message: 'Go on', context: 'all' })]),
+        () => reply('root done'),
+      ],
+      '/root/f': [() => reply('fork answered')],
+    });
+    const agents = delegatingAgent({ model });
+    const root = createActor(agents.logic, { input: agents.input({ task: 'Go', model: 'm' }) }).start();
+    expect(await toPromise(root)).toMatchObject({ status: 'completed', text: 'root done' });
+    const byId = Object.fromEntries(toolResults(root).map((r) => [r.callId, r]));
+    expect(byId['bad']).toMatchObject({ isError: true, content: expect.stringMatching(/^Error \(invalid_arguments\): .*\$\.n: NaN is not a finite number/) });
+    expect(byId['fork']).toMatchObject({ isError: false, content: expect.stringContaining('fork answered') });
+    expect(requests).not.toContain('/root/w');
+  });
+
   it('lists, cancels and closes only the caller’s own subagents', async () => {
     const gate = new Promise<ModelResponse>(() => {});
     const { model } = scripted({

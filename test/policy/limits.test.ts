@@ -10,10 +10,11 @@ function refusal(check: LimitCheck): LimitError {
 }
 
 describe('limits', () => {
-  it('defaults to depth 3 and 8 concurrent subagents, with no runtime cap', () => {
-    expect(DEFAULT_LIMITS).toEqual({ maxDepth: 3, maxChildren: 8 });
+  it('defaults to depth 3 and 8 concurrent subagents, with no runtime cap, and 64 levels and 1 MiB for inputs', () => {
+    const inputs = { maxArgumentDepth: 64, maxArgumentBytes: 1_048_576, maxAnswerDepth: 64, maxAnswerBytes: 1_048_576, maxSchemaDepth: 64, maxSchemaBytes: 1_048_576 };
+    expect(DEFAULT_LIMITS).toEqual({ maxDepth: 3, maxChildren: 8, ...inputs });
     expect(resolveLimits()).toEqual(DEFAULT_LIMITS);
-    expect(resolveLimits({ maxDepth: undefined, maxTotal: 20 })).toEqual({ maxDepth: 3, maxChildren: 8, maxTotal: 20 });
+    expect(resolveLimits({ maxDepth: undefined, maxTotal: 20 })).toEqual({ maxDepth: 3, maxChildren: 8, maxTotal: 20, ...inputs });
     expect(Object.isFrozen(resolveLimits({ maxDepth: 0 }))).toBe(true);
   });
 

@@ -121,7 +121,8 @@ describe('tool dispatch', () => {
 describe('registry bounds', () => {
   it('keeps tombstones for the most recent released paths only', async () => {
     const { Registry, MAX_TOMBSTONES } = await import('../../src/runtime/registry.js');
-    const registry = new Registry({ maxDepth: 3, maxChildren: 2, maxTotal: 2 });
+    const { resolveLimits } = await import('../../src/policy/limits.js');
+    const registry = new Registry(resolveLimits({ maxDepth: 3, maxChildren: 2, maxTotal: 2 }));
     registry.addRoot('/root', 0);
     for (let i = 0; i <= MAX_TOMBSTONES; i++) {
       const record = registry.reserve({ parentPath: '/root', name: `a${i}`, role: undefined, contextLabel: 'none', delivery: 'caller', lifetime: 'one-shot', task: 't', now: 0 });
