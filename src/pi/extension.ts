@@ -14,8 +14,9 @@ import type { Model, Tool } from '@earendil-works/pi-ai';
 import type { InboxItem } from '../../machines/agent.types.js';
 import { loadDefinitions } from '../load/definitions.js';
 import { provenanceText } from '../model/ai-sdk-prompt.js';
-import { agentToolSchema, roleCatalogText } from '../request/role-catalog.js';
-import { BUILTIN_TOOL_NAMES, type BuiltinToolName } from '../request/tool-names.js';
+import { agentToolSchema, FIND_ROLES_TOOL, roleCatalog } from '../request/role-catalog.js';
+import { FIND_ROLES_SCHEMA } from '../request/role-search.js';
+import { BUILTIN_TOOL_NAMES } from '../request/tool-names.js';
 import { BUILTIN_TOOL_SCHEMAS } from '../request/tools.js';
 import { ROOT_PATH, childPath } from '../runtime/paths.js';
 import { createRuntime } from '../runtime/runtime.js';
@@ -48,7 +49,8 @@ export interface PiSubagentsOptions {
   readonly onShutdown?: (report: CancelReport) => void;
 }
 
-const SESSION_TOOL_NAMES: readonly BuiltinToolName[] = BUILTIN_TOOL_NAMES;
+/** Tools the runtime itself answers for the Pi session (the rest are Pi's). */
+const SESSION_TOOL_NAMES: readonly string[] = [...BUILTIN_TOOL_NAMES, FIND_ROLES_TOOL];
 
 /**
  * The model id the runtime gives the Pi session (the root): whatever model the session uses at
@@ -84,7 +86,7 @@ class PiSession {
     const order = head.tools.map((t) => t.name);
     const infos = new Map<string, ToolInfo>(pi.getAllTools().map((t) => [t.name, t]));
     const piTools = order
-      .filter((name) => !(SESSION_TOOL_NAMES as readonly string[]).includes(name))
+      .filter((name) => !SESSION_TOOL_NAMES.includes(name))
       .map((name) => infos.get(name) ?? (declared.get(name) as unknown as ToolInfo));
     const implementations = new Map(piBuiltinTools(context.cwd));
     for (const tool of options.tools ?? []) implementations.set(tool.name, tool);
@@ -133,7 +135,7 @@ class PiSession {
 
   /** Runs one of the library's tools for the Pi session (the root). */
   async call(
-    name: BuiltinToolName,
+    name: string,
     callId: string,
     params: unknown,
     signal: AbortSignal | undefined,
@@ -193,7 +195,7 @@ export function piSubagents(options: PiSubagentsOptions = {}): ExtensionFactory 
     let session: Promise<PiSession> | undefined;
 
     const register = (schema: { readonly name: string; readonly description: string; readonly inputSchema: unknown }): void => {
-      const name = schema.name as BuiltinToolName;
+      const name = schema.name;
       pi.registerTool({
         name,
         label: name,
@@ -217,7 +219,12 @@ export function piSubagents(options: PiSubagentsOptions = {}): ExtensionFactory 
     const prepare = (context: ExtensionContext): Promise<readonly RoleDefinitionLike[] | undefined> => {
       roles ??= loadRoles(context.cwd, options.agentDirs ?? ['.pi/agents', '.claude/agents']).then((loaded) => {
         const limits = options.runtime?.roleCatalog;
-        if (loaded !== undefined && limits !== false) register(agentToolSchema(roleCatalogText(loaded, limits)));
+        if (loaded !== undefined && limits !== false) {
+          // The runtime computes the same catalog from the same roles and limits.
+          const catalog = roleCatalog(loaded, limits);
+          register(agentToolSchema(catalog.text));
+          if (catalog.searchable) register(FIND_ROLES_SCHEMA);
+        }
         return loaded;
       });
       return roles;

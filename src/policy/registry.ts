@@ -16,8 +16,17 @@ export class UnknownRoleError extends Error {
   /** Every known role name, sorted. */
   readonly known: readonly string[];
 
-  constructor(role: string, known: readonly string[]) {
-    const choices = known.length === 0 ? 'no roles are defined' : `known roles: ${known.join(', ')}`;
+  /**
+   * `closest`, when given, replaces the full list in the message (a catalog too large to list,
+   * whose `find_roles` tool searches the rest); `known` still holds every name.
+   */
+  constructor(role: string, known: readonly string[], closest?: { readonly names: readonly string[]; readonly searchTool: string }) {
+    const choices =
+      known.length === 0
+        ? 'no roles are defined'
+        : closest !== undefined
+          ? `${known.length} roles are defined; ${closest.names.length > 0 ? `closest names: ${closest.names.join(', ')}; ` : ''}${closest.searchTool} searches them all by name and description`
+          : `known roles: ${known.join(', ')}`;
     super(`unknown role "${role}"; ${choices}`);
     this.role = role;
     this.known = known;

@@ -22,7 +22,8 @@ export { PresetError, resolvePreset } from './preset.js';
 export { buildSystemConfiguration, hasTool } from './system.js';
 export type { ToolFilter } from './types.js';
 export { forkTaskWrapper, independentTaskText } from './wrapper.js';
-export { agentToolSchema, DEFAULT_ROLE_CATALOG_LIMITS, roleCatalogText, type CatalogRole } from './role-catalog.js';
+export { agentToolSchema, DEFAULT_ROLE_CATALOG_LIMITS, FIND_ROLES_TOOL, roleCatalog, type CatalogRole, type RoleCatalog, type RoleCatalogMode } from './role-catalog.js';
+export { FIND_ROLES_SCHEMA, searchRoles, type RoleMatch } from './role-search.js';
 export { checkOutput, checkOutputSchema, OutputSchemaError, outputInstruction, repairInstruction, type OutputCheck } from './output-schema.js';
 export { assembleRequest, comparePrefix, type PrefixComparison, type PrefixMismatch, type PrefixSide } from './prefix.js';
 export {

@@ -133,12 +133,14 @@ export class RuntimeCore {
     const known = [...BUILTIN_TOOL_NAMES.map((name) => ({ name, hasMatcher: false })), ...(options.tools ?? []).map((t) => ({ name: t.name, hasMatcher: t.permission !== undefined }))];
     this.roles = new Roles({ ...options, canConfirm: options.confirm !== undefined }, known);
     for (const warning of this.roles.warnings) options.onWarning?.(warning);
-    this.heads = new Heads({ ...options, roleCatalog: this.roles.catalog });
+    // find_roles, when the catalog needs it, is a host tool of the runtime's own.
+    const tools = this.roles.searchTool ? [...(options.tools ?? []), this.roles.searchTool] : options.tools;
+    this.heads = new Heads({ ...options, ...(tools ? { tools } : {}), roleCatalog: this.roles.catalog.text, roleSearch: this.roles.searchTool !== undefined });
     this.anchors = Object.freeze({ root: resolvePath(options.workspace ?? process.cwd()), home: homedir() });
     this.confirmer = new Confirmer(options);
     this.projectContext = options.projectContext;
     this.summarizer = summarizerFor(options);
-    this.hostTools = new Map((options.tools ?? []).map((t) => [t.name, t]));
+    this.hostTools = new Map((tools ?? []).map((t) => [t.name, t]));
     this.logic = builders.logic(this);
   }
 

@@ -10,7 +10,7 @@ import { effectiveToolNames } from '../policy/tool-filter.js';
 import { PresetError, resolvePreset, type Preset, type PresetCatalog, type PresetDefinition } from '../request/preset.js';
 import { SEND_MESSAGE_TOOL } from '../request/tool-names.js';
 import { createToolRegistry } from '../request/registry.js';
-import { agentToolSchema } from '../request/role-catalog.js';
+import { agentToolSchema, FIND_ROLES_TOOL } from '../request/role-catalog.js';
 import { BUILTIN_TOOL_SCHEMAS } from '../request/tools.js';
 import { buildSystemConfiguration, type ToolRegistry } from '../request/system.js';
 import { BUILTIN_TOOL_NAMES } from '../request/tool-names.js';
@@ -50,6 +50,7 @@ export class Heads {
   private readonly rootPreset: Preset;
   private readonly presetByHead = new WeakMap<SystemConfiguration, Preset>();
   private readonly base: SystemConfiguration;
+  private readonly roleSearch: boolean;
   /** Whether a tool declares a permission matcher (host tools may; built-ins do not). */
   readonly hasMatcher: (name: string) => boolean;
 
@@ -62,7 +63,13 @@ export class Heads {
     readonly roleCatalog?: string;
     /** The runtime's default lifetime: the shipped preset binds forks to it when the host set one. */
     readonly defaults?: { readonly lifetime?: Lifetime };
+    /**
+     * Whether `find_roles` (one of `tools`) searches the role catalog: it then goes with
+     * `Agent`, into every preset that lists `Agent` and out of every head that loses it.
+     */
+    readonly roleSearch?: boolean;
   }) {
+    this.roleSearch = options.roleSearch === true;
     const agent = agentToolSchema(options.roleCatalog ?? '');
     const matched = new Set((options.tools ?? []).filter((t) => t.permission !== undefined).map((t) => t.name));
     this.hasMatcher = (name) => matched.has(name);
@@ -81,7 +88,7 @@ export class Heads {
       defaults: { forkLifetime: options.defaults?.lifetime ?? DEFAULT_FORK_LIFETIME },
     };
     this.presets = options.presets ?? { [DEFAULT_PRESET]: defaultPreset };
-    this.rootPreset = resolvePreset(options.preset ?? (options.presets ? firstName(options.presets) : DEFAULT_PRESET), this.presets);
+    this.rootPreset = this.withRoleSearch(resolvePreset(options.preset ?? (options.presets ? firstName(options.presets) : DEFAULT_PRESET), this.presets));
     // send_message is registered for every agent of a runtime (forks reply with it and share
     // the parent's head); a preset that leaves it out would break both.
     if (!this.rootPreset.tools.includes(SEND_MESSAGE_TOOL)) {
@@ -118,7 +125,9 @@ export class Heads {
     // Each list narrows what the previous one left: a later layer can only take tools away.
     let tools: readonly string[] = this.presetOf(input.parent) ? input.parent.tools.map((t) => t.name) : preset.tools;
     for (const { allow, deny } of lists) {
+      const before = tools;
       tools = effectiveToolNames({ available: tools, hasMatcher: this.hasMatcher, ...(allow ? { allow } : {}), ...(deny ? { deny } : {}) }).tools;
+      if (this.roleSearch) tools = companionOfAgent(before, tools);
     }
     return this.build(preset, tools);
   }
@@ -136,11 +145,29 @@ export class Heads {
     }
   }
 
+  /** The preset with `find_roles` right after `Agent`, when the catalog needs the search and the preset lacks it. */
+  private withRoleSearch(preset: Preset): Preset {
+    if (!this.roleSearch || preset.tools.includes(FIND_ROLES_TOOL)) return preset;
+    const at = preset.tools.indexOf('Agent');
+    if (at < 0) return preset;
+    return Object.freeze({ ...preset, tools: Object.freeze([...preset.tools.slice(0, at + 1), FIND_ROLES_TOOL, ...preset.tools.slice(at + 1)]) });
+  }
+
   private build(preset: Preset, allow?: readonly string[]): SystemConfiguration {
     const head = buildSystemConfiguration({ preset, registry: this.registry, ...(allow ? { filter: { allow } } : {}) });
     this.presetByHead.set(head, preset);
     return head;
   }
+}
+
+/**
+ * `find_roles` is part of `Agent`: kept when a list keeps `Agent` (even if the list does not
+ * name it), dropped when it drops `Agent`, so an agent that cannot delegate is not sent the
+ * catalog's search either.
+ */
+function companionOfAgent(before: readonly string[], after: readonly string[]): readonly string[] {
+  const keep = after.includes('Agent');
+  return before.filter((name) => (name === FIND_ROLES_TOOL ? keep : after.includes(name)));
 }
 
 function firstName(presets: PresetCatalog): string {

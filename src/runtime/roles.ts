@@ -4,10 +4,13 @@
  */
 import type { AgentDefinition } from '../policy/definition.js';
 import { resolveModelName, type ModelTable } from '../policy/model-alias.js';
-import { RoleRegistry } from '../policy/registry.js';
+import { RoleRegistry, UnknownRoleError } from '../policy/registry.js';
+import { searchRoles } from '../request/role-search.js';
 import { mapToolEntry, type ToolNameMap } from '../policy/tool-mapping.js';
 import { hasSpecifier, parseToolEntry, toolNameMatches } from '../policy/tool-name.js';
-import { roleCatalogText, type RoleCatalogLimits } from '../request/role-catalog.js';
+import { FIND_ROLES_TOOL, roleCatalog, type RoleCatalog, type RoleCatalogLimits } from '../request/role-catalog.js';
+import { findRolesTool } from './find-roles.js';
+import type { RuntimeTool } from './types.js';
 import { checkRequestTimeout, checkRetryPolicy } from '../policy/retry-policy.js';
 
 /** The fields of an agent definition the runtime reads; loaded definitions fit it. */
@@ -52,9 +55,11 @@ export class Roles {
   private readonly registry: RoleRegistry<RoleDefinition> | undefined;
   /**
    * The role catalog the `Agent` tool's description carries: computed once, here, so it is
-   * fixed for the runtime's life (`''` without roles, or with `roleCatalog: false`).
+   * fixed for the runtime's life (empty text without roles, or with `roleCatalog: false`).
    */
-  readonly catalog: string;
+  readonly catalog: RoleCatalog;
+  /** `find_roles`, when the catalog cannot list every role (mode `search`). */
+  readonly searchTool: RuntimeTool | undefined;
   /** What preparing the roles found, in role name order. */
   readonly warnings: readonly RoleWarning[];
 
@@ -68,7 +73,9 @@ export class Roles {
       this.registry = undefined;
     }
     this.warnings = Object.freeze(warnings);
-    this.catalog = options.roleCatalog === false || !this.registry ? '' : roleCatalogText(this.registry.list(), options.roleCatalog);
+    const limits = options.roleCatalog === false ? undefined : options.roleCatalog;
+    this.catalog = options.roleCatalog === false || !this.registry ? roleCatalog([]) : roleCatalog(this.registry.list(), limits);
+    this.searchTool = this.catalog.searchable && this.registry ? findRolesTool(this.registry.list(), limits?.rank) : undefined;
   }
 
   /**
@@ -77,7 +84,11 @@ export class Roles {
    */
   resolve(name: string | undefined): RoleDefinition | undefined {
     if (name === undefined) return undefined;
-    return this.registry ? this.registry.getRole(name) : { name };
+    if (!this.registry) return { name };
+    if (this.searchTool === undefined || this.registry.has(name)) return this.registry.getRole(name);
+    // Too many roles to list them all in an error: the closest, and the search tool.
+    const closest = searchRoles(this.registry.list(), name, { limit: 10 }).map((match) => match.name);
+    throw new UnknownRoleError(name, this.registry.names(), { names: closest, searchTool: FIND_ROLES_TOOL });
   }
 }
 

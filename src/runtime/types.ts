@@ -205,9 +205,10 @@ export interface RuntimeOptions {
   /** Agent definitions spawns may name as `role`; without them a role is a plain label. */
   readonly roles?: Iterable<RoleDefinition>;
   /**
-   * How the `Agent` tool's description lists `roles` (name and description, sorted by name,
-   * fixed when the runtime starts): the cap on its size, or `false` to leave it out. See
-   * `docs/agent-definitions.md` for the rule.
+   * How the `Agent` tool's description lists `roles` (fixed when the runtime starts): its byte
+   * budget, description length and the host's ranking, or `false` to leave it out. Every role
+   * stays reachable: by description, by name, or through the `find_roles` tool the runtime
+   * registers when even the names do not fit. See `docs/agent-definitions.md` for the rule.
    */
   readonly roleCatalog?: RoleCatalogLimits | false;
   /**

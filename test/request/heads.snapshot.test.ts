@@ -13,7 +13,7 @@ import { createToolRegistry } from '../../src/request/registry.js';
 import { requestHeadHash, requestPrefixBytes, serializeHead, serializeMessage, serializeModelFrame, serializeRequest, sharedRequestPrefix } from '../../src/request/serialize.js';
 import type { ModelRequest } from '../../src/request/types.js';
 import { forkTaskWrapper, independentTaskText } from '../../src/request/wrapper.js';
-import { agentToolSchema, roleCatalogText } from '../../src/request/role-catalog.js';
+import { agentToolSchema, roleCatalog } from '../../src/request/role-catalog.js';
 import { BUILTIN_TOOL_SCHEMAS } from '../../src/request/tools.js';
 import { ALL_TOOLS, seq } from './helpers.js';
 
@@ -141,10 +141,10 @@ describe('request heads', () => {
   });
 
   it('role catalog in the Agent tool (parent and fork share it byte for byte; a role without Agent drops it)', () => {
-    const catalog = roleCatalogText([
+    const catalog = roleCatalog([
       { name: 'reviewer', description: 'Reviews a change for defects; reports file and line.' },
       { name: 'docs.writer', description: 'Drafts documentation.' },
-    ]);
+    ]).text;
     const withCatalog = createToolRegistry([], BUILTIN_TOOL_SCHEMAS.map((s) => (s.name === 'Agent' ? agentToolSchema(catalog) : s)));
     const rootSystem = buildSystemConfiguration({ preset: resolvePreset('base', presets), registry: withCatalog });
     const root = assembleRequest({ system: rootSystem, messages: seq(parentEntries), model: MODEL, effort: 'high' });

@@ -81,3 +81,60 @@ describe('the role catalog the model sees', () => {
     expect(model.calls.find((c) => c.agentPath === '/root/audit')!.request.system.tools.map((t) => t.name)).toEqual(['list_agents']);
   });
 });
+
+describe('a catalog too large to list (find_roles)', () => {
+  const crowd: RoleDefinition[] = Array.from({ length: 60 }, (_, i) => ({ name: `helper-${String(i).padStart(2, '0')}`, description: `Handles chore number ${i}.` }));
+  const all: RoleDefinition[] = [...crowd, { name: 'python-pro', description: 'Writes Python.' }, { name: 'quiet', description: 'Reads only.', tools: ['list_agents'] }];
+  const roleCatalog = { maxBytes: 400 };
+
+  it('registers find_roles beside Agent; it finds an unlisted role, and a fork keeps the head', async () => {
+    const model = scriptedModel({
+      '/root': {
+        0: [
+          { toolCalls: [{ name: 'find_roles', arguments: { query: 'python' } }] },
+          { toolCalls: [{ name: 'Agent', arguments: { task_name: 'fork', message: 'Again.', context: 'all' } }, { name: 'Agent', arguments: { task_name: 'q', message: 'Look.', role: 'quiet' } }] },
+          { text: 'done' },
+        ],
+      },
+      '/root/*': { 0: [{ text: 'sub done' }] },
+    });
+    const rt = createRuntime({ model, roles: all, roleCatalog });
+    rt.prompt('Start.');
+    await rt.whenQuiet();
+    const root = model.calls.find((c) => c.agentPath === '/root')!.request.system;
+    expect(root.tools.map((t) => t.name)).toEqual(['Agent', 'send_message', 'list_agents', 'cancel_agent', 'close_agent', 'find_roles']);
+    expect(agentDescription(model, '/root')).toMatch(/find_roles searches every role's name and description\.$/);
+    expect(agentDescription(model, '/root')).not.toMatch(/python-pro/);
+    const found = model.calls[1]!.request.messages.toArray().find((e) => e.kind === 'tool_result');
+    expect(found?.kind === 'tool_result' && JSON.parse(found.content)).toEqual({ query: 'python', roles: [{ name: 'python-pro', description: 'Writes Python.' }] });
+    const head = (path: string) => serializeHead(model.calls.find((c) => c.agentPath === path)!.request.system);
+    expect(head('/root/fork')).toBe(head('/root'));
+    // An agent that cannot delegate gets neither the catalog nor its search.
+    expect(model.calls.find((c) => c.agentPath === '/root/q')!.request.system.tools.map((t) => t.name)).toEqual(['list_agents']);
+  });
+
+  it('keeps find_roles with Agent under a tool list that names only Agent, and drops it with Agent', async () => {
+    const roles: RoleDefinition[] = [...all, { name: 'lead', description: 'Leads.', tools: ['Agent', 'send_message'] }, { name: 'mute', description: 'No delegating.', disallowedTools: ['Agent'] }];
+    const model = scriptedModel({
+      '/root': { 0: [{ toolCalls: [{ name: 'Agent', arguments: { task_name: 'a', message: 'Lead.', role: 'lead' } }, { name: 'Agent', arguments: { task_name: 'b', message: 'Hush.', role: 'mute' } }] }, { text: 'done' }] },
+      '/root/*': { 0: [{ text: 'sub done' }] },
+    });
+    const rt = createRuntime({ model, roles, roleCatalog });
+    rt.prompt('Start.');
+    await rt.whenQuiet();
+    const tools = (path: string) => model.calls.find((c) => c.agentPath === path)!.request.system.tools.map((t) => t.name);
+    expect(tools('/root/a')).toEqual(['Agent', 'send_message', 'find_roles']);
+    expect(tools('/root/b')).toEqual(['send_message', 'list_agents', 'cancel_agent', 'close_agent']);
+  });
+
+  it('answers an unknown role with the closest names and the search tool, not every name', async () => {
+    const model = scriptedModel({ '/root': { 0: [{ toolCalls: [{ name: 'Agent', arguments: { task_name: 'x', message: 'Go.', role: 'python' } }] }, { text: 'done' }] } });
+    const rt = createRuntime({ model, roles: all, roleCatalog });
+    rt.prompt('Start.');
+    await rt.whenQuiet();
+    const error = model.calls[1]!.request.messages.toArray().find((e) => e.kind === 'tool_result');
+    expect(error?.kind === 'tool_result' && error.content).toBe(
+      'Error (unknown_role): unknown role "python"; 62 roles are defined; closest names: python-pro; find_roles searches them all by name and description',
+    );
+  });
+});
