@@ -14,13 +14,16 @@
  * file is truncated to the last whole line; any other line that is not a journal record is an
  * error naming the file and the line, and nothing is appended until the host repairs it (or
  * opens with `repair: true`, which drops that line and everything after it).
+ *
+ * One runtime writes a journal at a time: its lock is a lease the store renews (see
+ * `jsonl-lock.ts`); a store whose lock was taken over fails with `lease_lost` before writing.
  */
 import { closeSync, existsSync, fdatasyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { nanoid } from 'nanoid';
 import { FailureState } from './failure.js';
 import { parseRecord, sessionHeader } from './format.js';
-import { acquireLock } from './jsonl-lock.js';
+import { acquireLock, DEFAULT_LOCK_LEASE_MS, type JournalLock } from './jsonl-lock.js';
 import { StoreError, type JournalRecord, type SessionStore } from './types.js';
 
 /** When the JSON Lines store forces its writes to disk. */
@@ -40,6 +43,17 @@ export interface JsonlStoreOptions {
   readonly repair?: boolean;
   /** Time source for the session header. Default `Date.now`. */
   readonly now?: () => number;
+  /**
+   * How long the journal's lock lasts without renewal (default 10 000 ms). The store renews it
+   * every third of that; a holder that stopped renewing (dead, on another host, in a restarted
+   * container) loses it when it expires.
+   */
+  readonly leaseMs?: number;
+  /**
+   * Take the journal's lock even if another runtime holds it: the host knows that runtime is
+   * gone. A holder that is still alive after all fails with `lease_lost` at its next write.
+   */
+  readonly takeover?: boolean;
 }
 
 const SUFFIX = '.jsonl';
@@ -57,18 +71,24 @@ export function createJsonlStore(options: JsonlStoreOptions): JsonlSessionStore 
   mkdirSync(options.dir, { recursive: true });
   const sessionId = options.sessionId ?? `session_${nanoid(12)}`;
   const file = join(options.dir, `${sessionId}${SUFFIX}`);
-  const release = acquireLock(file);
+  const lock = acquireLock(file, lockOptions(options));
   try {
     if (existsSync(file)) throw new StoreError('session_exists', `${file} already exists; resume it with openJsonlStore instead`);
     const fd = openSync(file, 'wx');
-    const store = new JsonlSessionStore(file, fd, sessionId, [], release, options);
+    const store = new JsonlSessionStore(file, fd, sessionId, [], lock, options);
     store.append(sessionHeader(sessionId, (options.now ?? Date.now)()));
     store.writePending();
     return store;
   } catch (error) {
-    release();
+    lock.release();
     throw error;
   }
+}
+
+function lockOptions(options: JsonlStoreOptions): { leaseMs: number; takeover: boolean } {
+  const leaseMs = options.leaseMs ?? DEFAULT_LOCK_LEASE_MS;
+  if (!Number.isFinite(leaseMs) || leaseMs <= 0) throw new TypeError(`leaseMs must be a positive number of milliseconds (got ${String(leaseMs)})`);
+  return { leaseMs, takeover: options.takeover === true };
 }
 
 /**
@@ -85,7 +105,7 @@ export function openJsonlStore(options: JsonlStoreOptions): JsonlSessionStore {
   const sessionId = options.sessionId ?? onlySession(options.dir);
   const file = join(options.dir, `${sessionId}${SUFFIX}`);
   if (!existsSync(file)) throw new StoreError('unknown_session', `no journal ${file}`);
-  const release = acquireLock(file);
+  const lock = acquireLock(file, lockOptions(options));
   try {
     const { records, validBytes } = readJournal(file, options.repair === true);
     const fd = openSync(file, 'r+');
@@ -95,9 +115,9 @@ export function openJsonlStore(options: JsonlStoreOptions): JsonlSessionStore {
       closeSync(fd);
       throw new StoreError('corrupt_journal', `${file}:1: the header names session ${JSON.stringify(header?.['sessionId'])}, not ${sessionId}`);
     }
-    return new JsonlSessionStore(file, fd, sessionId, records, release, options, validBytes);
+    return new JsonlSessionStore(file, fd, sessionId, records, lock, options, validBytes);
   } catch (error) {
-    release();
+    lock.release();
     throw error;
   }
 }
@@ -140,6 +160,7 @@ export class JsonlSessionStore implements SessionStore {
   private scheduled = false;
   private unsynced = false;
   private syncTimer: NodeJS.Timeout | undefined;
+  private readonly renewTimer: NodeJS.Timeout;
   private readonly state: FailureState;
   private readonly fsync: FsyncPolicy;
   private readonly fsyncIntervalMs: number;
@@ -150,7 +171,7 @@ export class JsonlSessionStore implements SessionStore {
     private fd: number,
     readonly sessionId: string,
     readonly loaded: readonly JournalRecord[],
-    private readonly releaseLock: () => void,
+    private readonly lock: JournalLock,
     options: JsonlStoreOptions,
     private position = 0,
   ) {
@@ -158,6 +179,20 @@ export class JsonlSessionStore implements SessionStore {
     this.state = new FailureState(file);
     this.fsync = options.fsync ?? 'interval';
     this.fsyncIntervalMs = options.fsyncIntervalMs ?? 1000;
+    // The lease renews on its own timer, whatever the journal writes.
+    this.renewTimer = setInterval(() => this.renewLease(), Math.max(10, Math.floor((options.leaseMs ?? DEFAULT_LOCK_LEASE_MS) / 3)));
+    this.renewTimer.unref();
+  }
+
+  private renewLease(): void {
+    if (this.state.error || this.state.closed) return;
+    if (!this.lock.renew()) this.leaseLost();
+  }
+
+  private leaseLost(): void {
+    clearInterval(this.renewTimer);
+    this.pending = [];
+    this.state.fail(new StoreError('lease_lost', `${this.file}: another runtime took over this journal's lock (${this.file}.lock); this runtime writes nothing more to it`));
   }
 
   get failure(): StoreError | undefined {
@@ -177,6 +212,8 @@ export class JsonlSessionStore implements SessionStore {
   writePending(): void {
     this.scheduled = false;
     if (this.pending.length === 0 || this.state.error) return;
+    // Fencing: a runtime whose lock was taken over must not write after the new holder.
+    if (!this.lock.held()) return this.leaseLost();
     const chunk = Buffer.from(this.pending.join(''), 'utf8');
     this.pending = [];
     try {
@@ -220,9 +257,10 @@ export class JsonlSessionStore implements SessionStore {
     this.state.closed = true;
     if (this.syncTimer) clearTimeout(this.syncTimer);
     this.syncTimer = undefined;
+    clearInterval(this.renewTimer);
     closeSync(this.fd);
     this.fd = -1;
-    this.releaseLock();
+    this.lock.release();
     if (this.state.error) throw this.state.error;
   }
 

@@ -142,7 +142,7 @@ describe('JSON Lines session store', () => {
     expect(JSON.parse(readFileSync(`${file}.lock`, 'utf8')).pid).toBe(process.pid);
     await reopened.close();
     writeFileSync(`${file}.lock`, 'not json');
-    expect(storeError(() => openJsonlStore({ dir })).message).toMatch(/locked by another runtime/);
+    expect(storeError(() => openJsonlStore({ dir })).message).toMatch(/locked by an unreadable lock file/);
   });
 
   it('names the session to open when a directory holds several or none', async () => {
