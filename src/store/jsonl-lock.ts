@@ -9,7 +9,7 @@
  *
  * A lock is taken over when the host asks (`takeover: true`), when its lease expired (a holder
  * on another host, or in a container that was restarted, stops renewing), or at once when its
- * holder provably no longer runs on this host: gone, exited but not yet reaped, being killed,
+ * holder provably no longer runs on this host: gone, exiting, exited but not yet reaped, being killed,
  * a different process that reuses the pid, or this very pid in a process that does not hold it
  * (the same pid after a restart). An empty or torn lock file names no holder: it counts as a
  * lease of the default length from its modification time. A live lock is refused, never shared.
@@ -81,9 +81,9 @@ function holderIsGone(owner: LockOwner): boolean {
   if (OWN_START !== undefined) {
     const stat = readText(`/proc/${owner.pid}/stat`);
     if (stat === undefined) return true;
-    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-    // Z: exited, not yet reaped by its parent; X: dead.
-    if (state === 'Z' || state === 'X') return true;
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // Z: exited, not yet reaped by its parent; X: dead; flag PF_EXITING (0x4): exiting now.
+    if (fields[0] === 'Z' || fields[0] === 'X' || (Number(fields[6]) & 0x4) !== 0) return true;
     if (owner.started !== undefined && processStart(owner.pid) !== owner.started) return true;
     return killPending(owner.pid);
   }

