@@ -24,6 +24,7 @@ const BASE_LAYERS = {
   'src/testing': [...PURE, 'src/model', 'machines', 'src/inspect'],
   'src/runtime': [...PURE, 'src/model', 'machines', 'src/load', 'src/inspect', 'src/store'],
   'src/pi': [...PURE, 'src/model', 'machines', 'src/load', 'src/runtime'],
+  'src/viewer': [...PURE, 'src/model', 'machines', 'src/inspect', 'src/store', 'src/runtime'],
 };
 const LAYERS = Object.fromEntries(Object.entries(BASE_LAYERS).map(([folder, allowed]) => [folder, folder === 'src/text' ? allowed : ['src/text', ...allowed]]));
 // The main entry and the CLI sit on top: nothing under them imports them.
@@ -69,6 +70,15 @@ export default tseslint.config(
   },
   {
     files: ['src/text/**', 'src/dialogue/**', 'src/context/**', 'src/request/**', 'src/policy/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [NO_XSTATE, NO_IO] }] },
+  },
+  {
+    // The viewer's page runs in the browser; its shared model is pure (no I/O, no XState).
+    files: ['src/viewer/page/**'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
+    files: ['src/viewer/model/**', 'src/viewer/page/**'],
     rules: { 'no-restricted-imports': ['error', { patterns: [NO_XSTATE, NO_IO] }] },
   },
   {
