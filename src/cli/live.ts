@@ -3,7 +3,7 @@
  * people who have a provider package and key. The provider package is imported lazily, so
  * the library and the scripted demo never depend on one.
  */
-import type { LanguageModelV3 } from '@ai-sdk/provider';
+import type { LanguageModelV4 } from '@ai-sdk/provider';
 import type { ModelAdapter } from '../index.js';
 import { aiSdkModel } from '../model/ai-sdk.js';
 
@@ -43,7 +43,7 @@ export async function loadLiveModel(spec: LiveSpec, importer: Importer = default
   if (typeof factory !== 'function') {
     throw new Error(`${spec.packageName} does not export a provider named "${camel(spec.provider)}"`);
   }
-  const model = (factory as (id: string) => LanguageModelV3)(spec.modelId);
+  const model = (factory as (id: string) => LanguageModelV4)(spec.modelId);
   return aiSdkModel(model, { cacheHints: spec.provider === 'anthropic' });
 }
 

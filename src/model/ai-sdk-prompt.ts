@@ -1,15 +1,15 @@
 /**
- * Request → AI SDK language-model (V3) prompt and tools. Types only from `@ai-sdk/provider`:
+ * Request → AI SDK language-model (V4) prompt and tools. Types only from `@ai-sdk/provider`:
  * the library must not load it at run time (it is an optional peer).
  */
 import type {
   JSONSchema7,
-  LanguageModelV3FunctionTool,
-  LanguageModelV3Message,
-  LanguageModelV3Prompt,
-  LanguageModelV3TextPart,
-  LanguageModelV3ToolResultPart,
-  SharedV3ProviderOptions,
+  LanguageModelV4FunctionTool,
+  LanguageModelV4Message,
+  LanguageModelV4Prompt,
+  LanguageModelV4TextPart,
+  LanguageModelV4ToolResultPart,
+  SharedV4ProviderOptions,
 } from '@ai-sdk/provider';
 import type { Entry, JsonValue, UserEntry, UserOrigin } from '../dialogue/entry.js';
 import type { ModelRequest, ToolSchema } from '../request/types.js';
@@ -29,7 +29,7 @@ export function attachmentText(name: string, content: string): string {
  * The Anthropic provider reads it from message-level provider options; other providers ignore
  * the `anthropic` key.
  */
-export function cacheHint(): SharedV3ProviderOptions {
+export function cacheHint(): SharedV4ProviderOptions {
   return { anthropic: { cacheControl: { type: 'ephemeral' } } };
 }
 
@@ -42,8 +42,8 @@ function replayInput(args: JsonValue): JsonValue {
   return args !== null && typeof args === 'object' && !Array.isArray(args) ? args : {};
 }
 
-/** V3 tool definitions, in the request's order (the order is part of the cached prefix). */
-export function toV3Tools(tools: readonly ToolSchema[]): LanguageModelV3FunctionTool[] {
+/** V4 tool definitions, in the request's order (the order is part of the cached prefix). */
+export function toV4Tools(tools: readonly ToolSchema[]): LanguageModelV4FunctionTool[] {
   return tools.map((tool) => ({
     type: 'function',
     name: tool.name,
@@ -79,14 +79,14 @@ export function provenanceText(origin: UserOrigin, text: string): string {
   return `<${PROVENANCE_TAG} kind=${JSON.stringify(origin.kind)} from=${JSON.stringify(origin.from)}>\n${body}\n</${PROVENANCE_TAG}>`;
 }
 
-function userParts(entry: UserEntry): LanguageModelV3TextPart[] {
+function userParts(entry: UserEntry): LanguageModelV4TextPart[] {
   return [
     { type: 'text', text: provenanceText(entry.origin, entry.text) },
-    ...entry.attachments.map((a): LanguageModelV3TextPart => ({ type: 'text', text: attachmentText(a.name, a.content) })),
+    ...entry.attachments.map((a): LanguageModelV4TextPart => ({ type: 'text', text: attachmentText(a.name, a.content) })),
   ];
 }
 
-function toolResultPart(entry: Extract<Entry, { kind: 'tool_result' }>): LanguageModelV3ToolResultPart {
+function toolResultPart(entry: Extract<Entry, { kind: 'tool_result' }>): LanguageModelV4ToolResultPart {
   return {
     type: 'tool-result',
     toolCallId: entry.callId,
@@ -96,7 +96,7 @@ function toolResultPart(entry: Extract<Entry, { kind: 'tool_result' }>): Languag
 }
 
 /**
- * Converts one request to a V3 prompt:
+ * Converts one request to a V4 prompt:
  * - the system prompt becomes the system message (left out when empty);
  * - a user entry becomes a user message: its text (marked with its sender by
  *   {@link provenanceText} unless a person wrote it), then one text part per attachment;
@@ -113,8 +113,8 @@ function toolResultPart(entry: Extract<Entry, { kind: 'tool_result' }>): Languag
  * agent, and a fork's request that extends it, can read it (Anthropic looks back from a
  * breakpoint for the longest cached prefix). Two breakpoints stay under Anthropic's limit of four.
  */
-export function toV3Prompt(request: ModelRequest, options: { readonly cacheHints?: boolean } = {}): LanguageModelV3Prompt {
-  const prompt: LanguageModelV3Message[] = [];
+export function toV4Prompt(request: ModelRequest, options: { readonly cacheHints?: boolean } = {}): LanguageModelV4Prompt {
+  const prompt: LanguageModelV4Message[] = [];
   if (request.system.systemPrompt !== '') prompt.push({ role: 'system', content: request.system.systemPrompt });
 
   for (const entry of request.messages) {
@@ -126,11 +126,11 @@ export function toV3Prompt(request: ModelRequest, options: { readonly cacheHints
         prompt.push({ role: 'user', content: [{ type: 'text', text: compactionText(entry.summary) }] });
         break;
       case 'assistant': {
-        const content: Extract<LanguageModelV3Message, { role: 'assistant' }>['content'] = [];
+        const content: Extract<LanguageModelV4Message, { role: 'assistant' }>['content'] = [];
         // Reasoning goes first, with its metadata back as provider options, as the AI SDK
         // sends it (Anthropic checks each thinking block's signature).
         for (const part of entry.reasoning ?? []) {
-          content.push({ type: 'reasoning', text: part.text, ...(part.providerMetadata ? { providerOptions: part.providerMetadata as SharedV3ProviderOptions } : {}) });
+          content.push({ type: 'reasoning', text: part.text, ...(part.providerMetadata ? { providerOptions: part.providerMetadata as SharedV4ProviderOptions } : {}) });
         }
         if (entry.text !== '') content.push({ type: 'text', text: entry.text });
         for (const call of entry.toolCalls) {
@@ -139,7 +139,7 @@ export function toV3Prompt(request: ModelRequest, options: { readonly cacheHints
             toolCallId: call.id,
             toolName: call.name,
             input: replayInput(call.arguments),
-            ...(call.providerMetadata ? { providerOptions: call.providerMetadata as SharedV3ProviderOptions } : {}),
+            ...(call.providerMetadata ? { providerOptions: call.providerMetadata as SharedV4ProviderOptions } : {}),
           });
         }
         if (content.length > 0) prompt.push({ role: 'assistant', content });

@@ -1,12 +1,12 @@
 /**
- * AI SDK language-model (V3) result → {@link ModelResponse}. Types only from `@ai-sdk/provider`.
+ * AI SDK language-model (V4) result → {@link ModelResponse}. Types only from `@ai-sdk/provider`.
  */
-import type { LanguageModelV3FinishReason, LanguageModelV3GenerateResult, LanguageModelV3Usage, SharedV3ProviderMetadata } from '@ai-sdk/provider';
+import type { LanguageModelV4FinishReason, LanguageModelV4GenerateResult, LanguageModelV4Usage, SharedV4ProviderMetadata } from '@ai-sdk/provider';
 import type { JsonValue, ReasoningPart, ToolCall } from '../dialogue/entry.js';
 import type { ModelResponse, ReplyUsage } from './adapter.js';
 
 /**
- * Parses a V3 tool-call input (a JSON string). Blank input means no arguments (some providers
+ * Parses a V4 tool-call input (a JSON string). Blank input means no arguments (some providers
  * send `""` for a call without parameters). Malformed JSON must not crash the agent: the raw
  * string is kept as the argument value, so the runtime's schema validation answers the model
  * with a clear tool error it can correct.
@@ -21,10 +21,10 @@ export function parseToolInput(input: string): JsonValue {
 }
 
 /**
- * V3 usage → {@link ReplyUsage}. `inputTokens` is the whole input (cached part included); when a
+ * V4 usage → {@link ReplyUsage}. `inputTokens` is the whole input (cached part included); when a
  * provider reports no total it is rebuilt from its parts. Unreported counts are 0.
  */
-export function fromV3Usage(usage: LanguageModelV3Usage): ReplyUsage {
+export function fromV4Usage(usage: LanguageModelV4Usage): ReplyUsage {
   const input = usage.inputTokens;
   const cacheReadTokens = input.cacheRead ?? 0;
   const cacheWriteTokens = input.cacheWrite ?? 0;
@@ -36,41 +36,43 @@ export function fromV3Usage(usage: LanguageModelV3Usage): ReplyUsage {
   };
 }
 
-/** V3 unified finish reasons, in the snake_case vocabulary of {@link ModelResponse.stopReason}. */
-const STOP_REASONS: Readonly<Record<LanguageModelV3FinishReason['unified'], string>> = {
+/** V4 unified finish reasons, in the snake_case vocabulary of {@link ModelResponse.stopReason}. */
+const STOP_REASONS: Readonly<Record<LanguageModelV4FinishReason['unified'], string>> = {
   stop: 'stop',
   length: 'length',
   'content-filter': 'content_filter',
   'tool-calls': 'tool_calls',
   error: 'error',
+  // The provider's stream ended without a finish event: the reply may be cut short.
+  interrupted: 'interrupted',
   other: 'other',
 };
 
-/** V3 finish reason → stop reason. */
-export function fromV3FinishReason(reason: LanguageModelV3FinishReason): string {
+/** V4 finish reason → stop reason. */
+export function fromV4FinishReason(reason: LanguageModelV4FinishReason): string {
   // A provider may send a value newer than these types; keep its raw reason then.
   return (STOP_REASONS as Readonly<Record<string, string>>)[reason.unified] ?? reason.raw ?? 'other';
 }
 
-/** A V3 tool call as the dialogue keeps it: input parsed, provider metadata (Gemini's thought signature) kept to send back. */
-export function toolCallOf(part: { readonly toolCallId: string; readonly toolName: string; readonly input: string; readonly providerMetadata?: SharedV3ProviderMetadata }): ToolCall {
+/** A V4 tool call as the dialogue keeps it: input parsed, provider metadata (Gemini's thought signature) kept to send back. */
+export function toolCallOf(part: { readonly toolCallId: string; readonly toolName: string; readonly input: string; readonly providerMetadata?: SharedV4ProviderMetadata }): ToolCall {
   const call = { id: part.toolCallId, name: part.toolName, arguments: parseToolInput(part.input) };
   return part.providerMetadata === undefined ? call : { ...call, providerMetadata: part.providerMetadata as NonNullable<ToolCall['providerMetadata']> };
 }
 
-/** A V3 reasoning part as the dialogue keeps it: its text, and its provider metadata when it has any. */
-export function reasoningPart(text: string, providerMetadata: SharedV3ProviderMetadata | undefined): ReasoningPart {
+/** A V4 reasoning part as the dialogue keeps it: its text, and its provider metadata when it has any. */
+export function reasoningPart(text: string, providerMetadata: SharedV4ProviderMetadata | undefined): ReasoningPart {
   return providerMetadata === undefined ? { text } : { text, providerMetadata: providerMetadata as ReasoningPart['providerMetadata'] & object };
 }
 
 /**
- * V3 generate result → {@link ModelResponse}: text parts joined in order (as the AI SDK's
+ * V4 generate result → {@link ModelResponse}: text parts joined in order (as the AI SDK's
  * `text` is), reasoning parts kept with their provider metadata (they are sent back on later
  * requests), client-side tool calls parsed. Files and sources are not part of the dialogue and
  * are dropped; provider-executed tool calls (and their results) were already run by the
  * provider, so they are not handed to the runtime to run again.
  */
-export function fromV3Result(result: LanguageModelV3GenerateResult): ModelResponse {
+export function fromV4Result(result: LanguageModelV4GenerateResult): ModelResponse {
   let text = '';
   const toolCalls: ToolCall[] = [];
   const reasoning: ReasoningPart[] = [];
@@ -84,8 +86,8 @@ export function fromV3Result(result: LanguageModelV3GenerateResult): ModelRespon
   return {
     text,
     toolCalls,
-    usage: fromV3Usage(result.usage),
-    stopReason: fromV3FinishReason(result.finishReason),
+    usage: fromV4Usage(result.usage),
+    stopReason: fromV4FinishReason(result.finishReason),
     ...(reasoning.length > 0 ? { reasoning } : {}),
   };
 }

@@ -1,21 +1,21 @@
 /**
- * AI SDK language-model (V3) stream → {@link ModelResponse}, passing each text and reasoning
+ * AI SDK language-model (V4) stream → {@link ModelResponse}, passing each text and reasoning
  * delta on as it arrives. Types only from `@ai-sdk/provider`.
  */
-import type { LanguageModelV3FinishReason, LanguageModelV3StreamPart, LanguageModelV3Usage, SharedV3ProviderMetadata } from '@ai-sdk/provider';
+import type { LanguageModelV4FinishReason, LanguageModelV4StreamPart, LanguageModelV4Usage, SharedV4ProviderMetadata } from '@ai-sdk/provider';
 import type { ReasoningPart, ToolCall } from '../dialogue/entry.js';
 import { abortError } from './abort.js';
 import type { ModelDelta, ModelResponse } from './adapter.js';
-import { fromV3FinishReason, fromV3Usage, reasoningPart, toolCallOf } from './ai-sdk-result.js';
+import { fromV4FinishReason, fromV4Usage, reasoningPart, toolCallOf } from './ai-sdk-result.js';
 
 /** One reasoning block being streamed: its text so far and its latest provider metadata. */
 interface OpenReasoning {
   text: string;
-  metadata: SharedV3ProviderMetadata | undefined;
+  metadata: SharedV4ProviderMetadata | undefined;
 }
 
 /**
- * Reads a V3 stream to its end and returns the whole reply, as `fromV3Result` would have built
+ * Reads a V4 stream to its end and returns the whole reply, as `fromV4Result` would have built
  * it from `doGenerate`: text deltas joined, reasoning blocks kept with their provider metadata
  * (the latest a block's deltas or end carried: Anthropic sends the signature last), client-side
  * tool calls parsed, usage and finish reason from the `finish` part. `onDelta` gets each
@@ -24,8 +24,8 @@ interface OpenReasoning {
  * An `error` part rejects with its error (so an `APICallError` keeps its status for retries).
  * An abort of `signal` cancels the stream and rejects with an AbortError.
  */
-export async function collectV3Stream(
-  stream: ReadableStream<LanguageModelV3StreamPart>,
+export async function collectV4Stream(
+  stream: ReadableStream<LanguageModelV4StreamPart>,
   signal: AbortSignal,
   onDelta: ((delta: ModelDelta) => void) | undefined,
 ): Promise<ModelResponse> {
@@ -37,9 +37,9 @@ export async function collectV3Stream(
   const toolCalls: ToolCall[] = [];
   const reasoning: ReasoningPart[] = [];
   const open = new Map<string, OpenReasoning>();
-  let usage: LanguageModelV3Usage | undefined;
-  let finishReason: LanguageModelV3FinishReason | undefined;
-  const closeReasoning = (id: string, metadata: SharedV3ProviderMetadata | undefined): void => {
+  let usage: LanguageModelV4Usage | undefined;
+  let finishReason: LanguageModelV4FinishReason | undefined;
+  const closeReasoning = (id: string, metadata: SharedV4ProviderMetadata | undefined): void => {
     const block = open.get(id);
     if (block === undefined) return;
     open.delete(id);
@@ -97,8 +97,8 @@ export async function collectV3Stream(
   return {
     text,
     toolCalls,
-    usage: usage === undefined ? { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 } : fromV3Usage(usage),
-    ...(finishReason !== undefined ? { stopReason: fromV3FinishReason(finishReason) } : {}),
+    usage: usage === undefined ? { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 } : fromV4Usage(usage),
+    ...(finishReason !== undefined ? { stopReason: fromV4FinishReason(finishReason) } : {}),
     ...(reasoning.length > 0 ? { reasoning } : {}),
   };
 }

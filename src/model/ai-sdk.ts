@@ -1,20 +1,21 @@
 /**
- * A {@link ModelAdapter} over AI SDK language models (specification V3, as used by `ai` 6),
+ * A {@link ModelAdapter} over AI SDK language models (specification V4, as used by `ai` 7 and the
+ * `@ai-sdk/*` 4 provider packages),
  * e.g. `aiSdkModel(anthropic('claude-sonnet-4-5'))`, or a table of them chosen per request.
  *
  * `@ai-sdk/provider` is imported for types only, so the library has no run-time dependency on
  * the AI SDK; users who call this adapter already have a provider package installed.
  */
-import type { JSONSchema7, LanguageModelV3, LanguageModelV3CallOptions, SharedV3ProviderOptions } from '@ai-sdk/provider';
+import type { JSONSchema7, LanguageModelV4, LanguageModelV4CallOptions, SharedV4ProviderOptions } from '@ai-sdk/provider';
 import type { Effort } from '../request/types.js';
 import { raceAbort, throwIfAborted } from './abort.js';
 import type { ModelAdapter } from './adapter.js';
-import { toV3Prompt, toV3Tools } from './ai-sdk-prompt.js';
-import { fromV3Result } from './ai-sdk-result.js';
-import { collectV3Stream } from './ai-sdk-stream.js';
+import { toV4Prompt, toV4Tools } from './ai-sdk-prompt.js';
+import { fromV4Result } from './ai-sdk-result.js';
+import { collectV4Stream } from './ai-sdk-stream.js';
 
 /** Maps a requested effort to provider options, or `undefined` to send nothing for it. */
-export type EffortMapper = (effort: Effort, model: LanguageModelV3) => SharedV3ProviderOptions | undefined;
+export type EffortMapper = (effort: Effort, model: LanguageModelV4) => SharedV4ProviderOptions | undefined;
 
 /** Options of {@link aiSdkModel}. */
 export interface AiSdkModelOptions {
@@ -22,12 +23,12 @@ export interface AiSdkModelOptions {
   readonly name?: string;
   /**
    * Mark the system message and the last message with an Anthropic-style
-   * `cacheControl: { type: 'ephemeral' }` breakpoint (see `toV3Prompt`). Other providers
+   * `cacheControl: { type: 'ephemeral' }` breakpoint (see `toV4Prompt`). Other providers
    * ignore the option; OpenAI and Gemini cache prefixes on their own.
    */
   readonly cacheHints?: boolean;
   /** Provider options sent with every request (e.g. `{ anthropic: { thinking: ... } }`). */
-  readonly providerOptions?: SharedV3ProviderOptions;
+  readonly providerOptions?: SharedV4ProviderOptions;
   /**
    * How a request's effort becomes provider options. Effort is provider-specific, so this is a
    * pass-through: the default sends `{ [provider]: { reasoningEffort: effort } }` (the OpenAI
@@ -51,7 +52,7 @@ export interface AiSdkModelOptions {
 }
 
 /** The provider-options key of a model: its provider id before the first dot (`anthropic.messages` → `anthropic`). */
-export function providerKey(model: LanguageModelV3): string {
+export function providerKey(model: LanguageModelV4): string {
   return model.provider.split('.')[0] ?? model.provider;
 }
 
@@ -60,11 +61,11 @@ export const passThroughEffort: EffortMapper = (effort, model) => ({ [providerKe
 
 /** Merges provider options one level deep, so effort adds to (not replaces) a provider's settings. */
 function mergeProviderOptions(
-  base: SharedV3ProviderOptions | undefined,
-  extra: SharedV3ProviderOptions | undefined,
-): SharedV3ProviderOptions | undefined {
+  base: SharedV4ProviderOptions | undefined,
+  extra: SharedV4ProviderOptions | undefined,
+): SharedV4ProviderOptions | undefined {
   if (extra === undefined) return base;
-  const merged: SharedV3ProviderOptions = { ...base };
+  const merged: SharedV4ProviderOptions = { ...base };
   for (const [key, value] of Object.entries(extra)) merged[key] = { ...merged[key], ...value };
   return merged;
 }
@@ -77,7 +78,7 @@ export interface AiSdkModelTableOptions extends AiSdkModelOptions {
    * a key nor the `modelId` of one of these is refused with an {@link UnknownModelError}. Add a
    * `default` entry for the runtime's default model id.
    */
-  readonly models: Readonly<Record<string, LanguageModelV3>>;
+  readonly models: Readonly<Record<string, LanguageModelV4>>;
 }
 
 /**
@@ -97,20 +98,28 @@ export class UnknownModelError extends Error {
   }
 }
 
-/** Whether `value` is a V3 language model rather than an options object. */
-function isLanguageModel(value: LanguageModelV3 | AiSdkModelTableOptions): value is LanguageModelV3 {
-  return (value as Partial<LanguageModelV3>).specificationVersion === 'v3' && typeof (value as Partial<LanguageModelV3>).doGenerate === 'function';
+/** Whether `value` is a V4 language model rather than an options object. */
+function isLanguageModel(value: LanguageModelV4 | AiSdkModelTableOptions): value is LanguageModelV4 {
+  return (value as Partial<LanguageModelV4>).specificationVersion === 'v4' && typeof (value as Partial<LanguageModelV4>).doGenerate === 'function';
+}
+
+/** What to tell a host that passed a model of an older AI SDK (`v3` is `ai` 6, `v2` is `ai` 5). */
+function olderSdk(version: unknown): string {
+  return version === 'v3' || version === 'v2' ? ': this is a model of an older AI SDK; aiSdkModel takes AI SDK 7 models (ai 7, @ai-sdk/<provider> 4)' : '';
 }
 
 /** Picks the model of a request from a table: by key, else by the model's own id. */
-function modelPicker(models: Readonly<Record<string, LanguageModelV3>>): (name: string) => LanguageModelV3 {
+function modelPicker(models: Readonly<Record<string, LanguageModelV4>>): (name: string) => LanguageModelV4 {
   const known = Object.keys(models);
   if (known.length === 0) throw new TypeError('aiSdkModel: the models table is empty');
   for (const key of known) {
     const model = models[key];
-    if (model === undefined || !isLanguageModel(model)) throw new TypeError(`aiSdkModel: models.${key} is not an AI SDK language model (specification v3)`);
+    if (model === undefined || !isLanguageModel(model)) {
+      const version = (model as { specificationVersion?: unknown } | undefined)?.specificationVersion;
+      throw new TypeError(`aiSdkModel: models.${key} is not an AI SDK language model (specification v4)${olderSdk(version)}`);
+    }
   }
-  const byId = new Map<string, LanguageModelV3>();
+  const byId = new Map<string, LanguageModelV4>();
   for (const model of Object.values(models)) if (!byId.has(model.modelId)) byId.set(model.modelId, model);
   return (name) => {
     const model = Object.hasOwn(models, name) ? models[name] : byId.get(name);
@@ -125,8 +134,8 @@ function modelPicker(models: Readonly<Record<string, LanguageModelV3>>): (name: 
  *
  * Each sample is one call of the provider: `doStream` when the runtime streams (the context
  * has `onDelta`: each text and reasoning delta is passed on as it arrives), `doGenerate`
- * otherwise. The request becomes a V3 prompt and tool list (`toV3Prompt`, `toV3Tools`); the
- * result becomes a reply (`fromV3Result`, `collectV3Stream`) whose reasoning parts keep their
+ * otherwise. The request becomes a V4 prompt and tool list (`toV4Prompt`, `toV4Tools`); the
+ * result becomes a reply (`fromV4Result`, `collectV4Stream`) whose reasoning parts keep their
  * provider metadata, so the next request sends them back (Anthropic requires a turn's
  * thinking blocks during tool use). The context's signal is passed as `abortSignal`, and an
  * abort also rejects at once even if the provider ignores it. Provider errors are passed on
@@ -145,13 +154,13 @@ function modelPicker(models: Readonly<Record<string, LanguageModelV3>>): (name: 
  * createRuntime({ model: routed, models: { haiku: 'haiku', sonnet: 'default', opus: 'opus' } });
  * ```
  */
-export function aiSdkModel(model: LanguageModelV3, options?: AiSdkModelOptions): ModelAdapter;
+export function aiSdkModel(model: LanguageModelV4, options?: AiSdkModelOptions): ModelAdapter;
 export function aiSdkModel(options: AiSdkModelTableOptions): ModelAdapter;
-export function aiSdkModel(modelOrTable: LanguageModelV3 | AiSdkModelTableOptions, maybeOptions: AiSdkModelOptions = {}): ModelAdapter {
+export function aiSdkModel(modelOrTable: LanguageModelV4 | AiSdkModelTableOptions, maybeOptions: AiSdkModelOptions = {}): ModelAdapter {
   const single = isLanguageModel(modelOrTable);
   if (!single && (typeof modelOrTable !== 'object' || modelOrTable === null || typeof modelOrTable.models !== 'object' || modelOrTable.models === null)) {
     const version = (modelOrTable as { specificationVersion?: unknown } | null)?.specificationVersion;
-    throw new TypeError(`aiSdkModel: expected an AI SDK language model (specification v3) or { models: { … } }, got ${version === undefined ? typeof modelOrTable : `a model of specification ${String(version)}`}`);
+    throw new TypeError(`aiSdkModel: expected an AI SDK language model (specification v4) or { models: { … } }, got ${version === undefined ? typeof modelOrTable : `a model of specification ${String(version)}${olderSdk(version)}`}`);
   }
   const options: AiSdkModelOptions = single ? maybeOptions : modelOrTable;
   const pick = single ? () => modelOrTable : modelPicker(modelOrTable.models);
@@ -163,11 +172,11 @@ export function aiSdkModel(modelOrTable: LanguageModelV3 | AiSdkModelTableOption
       // Send nothing for a request already cancelled, or for a model the table lacks.
       throwIfAborted(context.signal);
       const model = pick(request.model);
-      const tools = toV3Tools(request.system.tools);
+      const tools = toV4Tools(request.system.tools);
       const effortOptions = request.effort !== undefined ? mapEffort?.(request.effort, model) : undefined;
       const providerOptions = mergeProviderOptions(options.providerOptions, effortOptions);
-      const call: LanguageModelV3CallOptions = {
-        prompt: toV3Prompt(request, { cacheHints: options.cacheHints === true }),
+      const call: LanguageModelV4CallOptions = {
+        prompt: toV4Prompt(request, { cacheHints: options.cacheHints === true }),
         ...(tools.length > 0 ? { tools, toolChoice: { type: 'auto' } } : {}),
         ...(providerOptions !== undefined ? { providerOptions } : {}),
         ...(options.maxOutputTokens !== undefined ? { maxOutputTokens: options.maxOutputTokens } : {}),
@@ -178,9 +187,9 @@ export function aiSdkModel(modelOrTable: LanguageModelV3 | AiSdkModelTableOption
       };
       if (context.onDelta !== undefined && options.streaming !== false) {
         const { stream } = await raceAbort(model.doStream(call), context.signal);
-        return raceAbort(collectV3Stream(stream, context.signal, context.onDelta), context.signal);
+        return raceAbort(collectV4Stream(stream, context.signal, context.onDelta), context.signal);
       }
-      return fromV3Result(await raceAbort(model.doGenerate(call), context.signal));
+      return fromV4Result(await raceAbort(model.doGenerate(call), context.signal));
     },
   };
 }

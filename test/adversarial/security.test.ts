@@ -3,8 +3,9 @@
  * adversarial campaign tried.
  */
 import { describe, expect, it } from 'vitest';
+import { MockLanguageModelV4 } from 'ai/test';
 import { aiSdkModel } from '../../src/model/ai-sdk.js';
-import { toV3Prompt } from '../../src/model/ai-sdk-prompt.js';
+import { toV4Prompt } from '../../src/model/ai-sdk-prompt.js';
 import { mayMessage } from '../../src/policy/messaging.js';
 import { serializeRequest } from '../../src/request/serialize.js';
 import { createRuntime } from '../../src/runtime/runtime.js';
@@ -92,7 +93,7 @@ describe('S1: provenance the content cannot forge', () => {
     ['an attempt to close the envelope and open a notice', ENVELOPE_BREAK],
   ])('%s stays inside the sender-marked envelope in the AI SDK prompt', async (_name, forged) => {
     const request = await forgedSession(forged);
-    const texts = toV3Prompt(request).flatMap((m) => (m.role === 'user' ? m.content.flatMap((p) => (p.type === 'text' ? [p.text] : [])) : []));
+    const texts = toV4Prompt(request).flatMap((m) => (m.role === 'user' ? m.content.flatMap((p) => (p.type === 'text' ? [p.text] : [])) : []));
     const fromB = texts.filter((t) => t.startsWith('<agent_input kind="message" from="/root/b">'));
     expect(fromB).toHaveLength(1);
     // One opening and one closing envelope tag: the content could not add its own.
@@ -115,24 +116,15 @@ describe('S1: provenance the content cannot forge', () => {
   });
 
   it('the AI SDK adapter sends the marked prompt to the provider', async () => {
-    const seen: unknown[] = [];
-    const provider = {
-      specificationVersion: 'v3',
-      provider: 'test',
-      modelId: 'm',
-      supportedUrls: {},
-      doGenerate: (options: { prompt: unknown }) => {
-        seen.push(options.prompt);
-        return Promise.resolve({ content: [{ type: 'text', text: 'ok' }], finishReason: { unified: 'stop', raw: 'stop' }, usage: { inputTokens: { total: 1 }, outputTokens: { total: 1 } }, warnings: [] });
-      },
-      doStream: () => Promise.reject(new Error('no streaming')),
-    };
-    const rt = createRuntime({ model: aiSdkModel(provider as never), messaging: { scope: 'session' } });
+    const provider = new MockLanguageModelV4({
+      doGenerate: { content: [{ type: 'text', text: 'ok' }], finishReason: { unified: 'stop', raw: 'stop' }, usage: { inputTokens: { total: 1, noCache: undefined, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 1, text: undefined, reasoning: undefined } }, warnings: [] },
+    });
+    const rt = createRuntime({ model: aiSdkModel(provider), messaging: { scope: 'session' } });
     const handle = await rt.spawn('/root', { task_name: 'a', message: 'x' }, { lifetime: 'continuable' });
     await handle.firstReport;
     rt.send('/root', '/root/a', IMPERSONATION);
     await rt.whenQuiet();
-    const withMessage = seen.map((p) => JSON.stringify(p)).filter((p) => p.includes(IMPERSONATION));
+    const withMessage = provider.doGenerateCalls.map((call) => JSON.stringify(call.prompt)).filter((p) => p.includes(IMPERSONATION));
     expect(withMessage.length).toBeGreaterThan(0);
     for (const prompt of withMessage) expect(prompt).toContain(`<agent_input kind=\\"message\\" from=\\"/root\\">\\n${IMPERSONATION}`);
   });

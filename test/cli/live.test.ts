@@ -1,6 +1,6 @@
-import type { LanguageModelV3StreamPart } from '@ai-sdk/provider';
+import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { simulateReadableStream } from 'ai';
-import { MockLanguageModelV3 } from 'ai/test';
+import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { loadLiveModel, parseLiveSpec } from '../../src/cli/live.js';
 import { runCli } from '../../src/cli/main.js';
@@ -25,7 +25,7 @@ function fakeProvider(reply: (prompt: unknown) => { text?: string; toolCalls?: A
     };
   };
   const factory = (modelId: string) =>
-    new MockLanguageModelV3({
+    new MockLanguageModelV4({
       modelId,
       doGenerate: async (options) => {
         const a = answer(options.prompt);
@@ -34,7 +34,7 @@ function fakeProvider(reply: (prompt: unknown) => { text?: string; toolCalls?: A
       doStream: async (options) => {
         streamed++;
         const a = answer(options.prompt);
-        const chunks: LanguageModelV3StreamPart[] = [
+        const chunks: LanguageModelV4StreamPart[] = [
           { type: 'stream-start', warnings: [] },
           ...(a.text ? [{ type: 'text-start' as const, id: 't' }, { type: 'text-delta' as const, id: 't', delta: a.text }, { type: 'text-end' as const, id: 't' }] : []),
           ...a.toolCalls,

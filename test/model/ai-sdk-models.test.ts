@@ -3,9 +3,9 @@
  * streaming through `doStream`, and reasoning parts round-tripped with their provider
  * metadata, with the AI SDK's own mock models.
  */
-import { APICallError, type LanguageModelV3GenerateResult, type LanguageModelV3StreamPart, type LanguageModelV3Usage } from '@ai-sdk/provider';
+import { APICallError, type LanguageModelV4GenerateResult, type LanguageModelV4StreamPart, type LanguageModelV4Usage } from '@ai-sdk/provider';
 import { simulateReadableStream } from 'ai';
-import { MockLanguageModelV3 } from 'ai/test';
+import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { assistantEntry, toolResultEntry, userEntry } from '../../src/dialogue/entry.js';
@@ -17,24 +17,24 @@ import type { RuntimeStreamEvent } from '../../src/runtime/stream-events.js';
 import { manualClock } from '../../src/model/clock.js';
 import { ctx, rejection, request } from './helpers.js';
 
-const usage = (input: number, output: number): LanguageModelV3Usage => ({
+const usage = (input: number, output: number): LanguageModelV4Usage => ({
   inputTokens: { total: input, noCache: undefined, cacheRead: undefined, cacheWrite: undefined },
   outputTokens: { total: output, text: undefined, reasoning: undefined },
 });
 
-const textResult = (text: string): LanguageModelV3GenerateResult => ({
+const textResult = (text: string): LanguageModelV4GenerateResult => ({
   content: [{ type: 'text', text }],
   finishReason: { unified: 'stop', raw: 'end_turn' },
   usage: usage(10, 1),
   warnings: [],
 });
 
-const mock = (modelId: string, ...results: LanguageModelV3GenerateResult[]): MockLanguageModelV3 =>
-  new MockLanguageModelV3({ provider: 'anthropic.messages', modelId, doGenerate: results });
+const mock = (modelId: string, ...results: LanguageModelV4GenerateResult[]): MockLanguageModelV4 =>
+  new MockLanguageModelV4({ provider: 'anthropic.messages', modelId, doGenerate: results });
 
 /** A stream mock that replays `chunks` without delays. */
-const streaming = (chunks: LanguageModelV3StreamPart[]): MockLanguageModelV3 =>
-  new MockLanguageModelV3({
+const streaming = (chunks: LanguageModelV4StreamPart[]): MockLanguageModelV4 =>
+  new MockLanguageModelV4({
     provider: 'anthropic.messages',
     modelId: 'claude-stream',
     doStream: async () => ({ stream: simulateReadableStream({ chunks, initialDelayInMs: null, chunkDelayInMs: null }) }),
@@ -75,10 +75,16 @@ describe('aiSdkModel: a models table', () => {
     await expect(rt2.prompt('x')).resolves.toMatchObject({ status: 'completed', text: 'fine' });
   });
 
-  it('refuses a table that is empty or holds something other than a V3 model', () => {
+  it('refuses a table that is empty or holds something other than a V4 model', () => {
     expect(() => aiSdkModel({ models: {} })).toThrow(/models table is empty/);
     expect(() => aiSdkModel({ models: { a: { modelId: 'x' } as never } })).toThrow(/models\.a is not an AI SDK language model/);
-    expect(() => aiSdkModel({ specificationVersion: 'v2', doGenerate: () => undefined } as never)).toThrow(/expected an AI SDK language model \(specification v3\) or \{ models: \{ … \} \}, got a model of specification v2/);
+    expect(() => aiSdkModel({ specificationVersion: 'v1', doGenerate: () => undefined } as never)).toThrow(/expected an AI SDK language model \(specification v4\) or \{ models: \{ … \} \}, got a model of specification v1$/);
+  });
+
+  it('refuses an AI SDK 6 model (specification v3), alone or in a table, saying which SDK it takes', () => {
+    const v3 = { specificationVersion: 'v3', provider: 'anthropic.messages', modelId: 'claude-old', doGenerate: () => undefined, doStream: () => undefined };
+    expect(() => aiSdkModel(v3 as never)).toThrow(/got a model of specification v3: this is a model of an older AI SDK; aiSdkModel takes AI SDK 7 models/);
+    expect(() => aiSdkModel({ models: { old: v3 as never } })).toThrow(/models\.old is not an AI SDK language model \(specification v4\): this is a model of an older AI SDK/);
   });
 
   it('keeps the single-model form: the request model is not consulted', async () => {
@@ -88,7 +94,7 @@ describe('aiSdkModel: a models table', () => {
 });
 
 describe('aiSdkModel: streaming through doStream', () => {
-  const chunks: LanguageModelV3StreamPart[] = [
+  const chunks: LanguageModelV4StreamPart[] = [
     { type: 'stream-start', warnings: [] },
     { type: 'reasoning-start', id: 'r1' },
     { type: 'reasoning-delta', id: 'r1', delta: 'Let me ' },
@@ -128,7 +134,7 @@ describe('aiSdkModel: streaming through doStream', () => {
   });
 
   it('uses doGenerate when nobody listens for deltas, or when streaming is off', async () => {
-    const model = new MockLanguageModelV3({ doGenerate: [textResult('whole'), textResult('whole again')], doStream: async () => ({ stream: simulateReadableStream({ chunks }) }) });
+    const model = new MockLanguageModelV4({ doGenerate: [textResult('whole'), textResult('whole again')], doStream: async () => ({ stream: simulateReadableStream({ chunks }) }) });
     await expect(aiSdkModel(model).sample(request(hello), ctx('/root'))).resolves.toMatchObject({ text: 'whole' });
     await expect(aiSdkModel(model, { streaming: false }).sample(request(hello), { ...ctx('/root'), onDelta: () => undefined })).resolves.toMatchObject({ text: 'whole again' });
     expect(model.doStreamCalls).toHaveLength(0);
@@ -143,8 +149,8 @@ describe('aiSdkModel: streaming through doStream', () => {
 
   it('an abort mid-stream cancels the stream and rejects with an AbortError at once', async () => {
     let cancelled: unknown = 'not cancelled';
-    let push!: (part: LanguageModelV3StreamPart) => void;
-    const stream = new ReadableStream<LanguageModelV3StreamPart>({
+    let push!: (part: LanguageModelV4StreamPart) => void;
+    const stream = new ReadableStream<LanguageModelV4StreamPart>({
       start: (controller) => {
         push = (part) => controller.enqueue(part);
       },
@@ -152,7 +158,7 @@ describe('aiSdkModel: streaming through doStream', () => {
         cancelled = reason;
       },
     });
-    const model = new MockLanguageModelV3({ doStream: async () => ({ stream }) });
+    const model = new MockLanguageModelV4({ doStream: async () => ({ stream }) });
     const controller = new AbortController();
     const deltas: ModelDelta[] = [];
     let firstDelta!: () => void;
@@ -174,12 +180,12 @@ describe('aiSdkModel: streaming through doStream', () => {
 
 describe('aiSdkModel: reasoning round-trip', () => {
   it('a streamed reply keeps its reasoning signature, and the next streamed step sends it back', async () => {
-    const model = new MockLanguageModelV3({
+    const model = new MockLanguageModelV4({
       provider: 'anthropic.messages',
       modelId: 'claude-think',
       doStream: [
         {
-          stream: simulateReadableStream<LanguageModelV3StreamPart>({
+          stream: simulateReadableStream<LanguageModelV4StreamPart>({
             initialDelayInMs: null,
             chunkDelayInMs: null,
             chunks: [
@@ -192,7 +198,7 @@ describe('aiSdkModel: reasoning round-trip', () => {
           }),
         },
         {
-          stream: simulateReadableStream<LanguageModelV3StreamPart>({
+          stream: simulateReadableStream<LanguageModelV4StreamPart>({
             initialDelayInMs: null,
             chunkDelayInMs: null,
             chunks: [
@@ -222,7 +228,7 @@ describe('aiSdkModel: reasoning round-trip', () => {
   it('sends reasoning parts back with their provider metadata on the next step of a tool-using turn', async () => {
     const signature = { anthropic: { signature: 'EqQBCkYIAxgCIkD' } };
     const redacted = { anthropic: { redactedData: 'opaque-bytes' } };
-    const model = new MockLanguageModelV3({
+    const model = new MockLanguageModelV4({
       provider: 'anthropic.messages',
       modelId: 'claude-think',
       doGenerate: [
@@ -257,7 +263,7 @@ describe('aiSdkModel: reasoning round-trip', () => {
 
 describe('aiSdkModel: tool-call provider metadata', () => {
   it("sends a tool call's provider metadata (Gemini's thought signature) back with the call", async () => {
-    const model = new MockLanguageModelV3({
+    const model = new MockLanguageModelV4({
       provider: 'google.generative-ai',
       modelId: 'gemini-test',
       doGenerate: [
@@ -282,8 +288,8 @@ describe('aiSdkModel: tool-call provider metadata', () => {
 describe('aiSdkModel in a streaming runtime', () => {
   it('a host iterating events gets the deltas; a 429 in the stream is retried; the reasoning goes back on the tool step', async () => {
     const limited = new APICallError({ message: 'rate limited', url: 'u', requestBodyValues: {}, statusCode: 429, responseHeaders: { 'retry-after-ms': '20' } });
-    const stream = (chunks: LanguageModelV3StreamPart[]) => ({ stream: simulateReadableStream({ chunks, initialDelayInMs: null, chunkDelayInMs: null }) });
-    const model = new MockLanguageModelV3({
+    const stream = (chunks: LanguageModelV4StreamPart[]) => ({ stream: simulateReadableStream({ chunks, initialDelayInMs: null, chunkDelayInMs: null }) });
+    const model = new MockLanguageModelV4({
       provider: 'anthropic.messages',
       modelId: 'claude-think',
       doStream: [

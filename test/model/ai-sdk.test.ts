@@ -1,27 +1,27 @@
 import { describe, expect, it } from 'vitest';
-import type { LanguageModelV3GenerateResult, LanguageModelV3Usage } from '@ai-sdk/provider';
-import { MockLanguageModelV3 } from 'ai/test';
+import type { LanguageModelV4GenerateResult, LanguageModelV4Usage } from '@ai-sdk/provider';
+import { MockLanguageModelV4 } from 'ai/test';
 import { assistantEntry, compactionEntry, toolResultEntry, userEntry } from '../../src/dialogue/entry.js';
 import type { Entry } from '../../src/dialogue/entry.js';
 import { aiSdkModel, passThroughEffort, providerKey } from '../../src/model/ai-sdk.js';
-import { attachmentText, compactionText, toV3Prompt } from '../../src/model/ai-sdk-prompt.js';
-import { fromV3FinishReason, fromV3Usage, parseToolInput } from '../../src/model/ai-sdk-result.js';
+import { attachmentText, compactionText, toV4Prompt } from '../../src/model/ai-sdk-prompt.js';
+import { fromV4FinishReason, fromV4Usage, parseToolInput } from '../../src/model/ai-sdk-result.js';
 import { ctx, readTool, rejection, request, system } from './helpers.js';
 
-const usage = (input: Partial<LanguageModelV3Usage['inputTokens']> = {}, output: Partial<LanguageModelV3Usage['outputTokens']> = {}): LanguageModelV3Usage => ({
+const usage = (input: Partial<LanguageModelV4Usage['inputTokens']> = {}, output: Partial<LanguageModelV4Usage['outputTokens']> = {}): LanguageModelV4Usage => ({
   inputTokens: { total: undefined, noCache: undefined, cacheRead: undefined, cacheWrite: undefined, ...input },
   outputTokens: { total: undefined, text: undefined, reasoning: undefined, ...output },
 });
 
-const textResult = (text: string): LanguageModelV3GenerateResult => ({
+const textResult = (text: string): LanguageModelV4GenerateResult => ({
   content: [{ type: 'text', text }],
   finishReason: { unified: 'stop', raw: 'end_turn' },
   usage: usage({ total: 10 }, { total: 1 }),
   warnings: [],
 });
 
-const mockReturning = (...results: LanguageModelV3GenerateResult[]): MockLanguageModelV3 =>
-  new MockLanguageModelV3({ provider: 'anthropic.messages', modelId: 'claude-test', doGenerate: results });
+const mockReturning = (...results: LanguageModelV4GenerateResult[]): MockLanguageModelV4 =>
+  new MockLanguageModelV4({ provider: 'anthropic.messages', modelId: 'claude-test', doGenerate: results });
 
 const dialogue: Entry[] = [
   compactionEntry({ summary: 'We set up the repo.', anchorId: null, id: 'c1' }),
@@ -106,10 +106,10 @@ describe('aiSdkModel: request conversion', () => {
     expect(prompt.at(-1)?.providerOptions).toEqual(hint);
     expect(prompt.slice(1, -1).every((m) => m.providerOptions === undefined)).toBe(true);
     // Without a system prompt only the last message is marked; an empty prompt is left alone.
-    expect(toV3Prompt(request([userEntry({ text: 'x', id: 'u' })], { system: { preset: 'p', systemPrompt: '', tools: [] } }), { cacheHints: true })).toEqual([
+    expect(toV4Prompt(request([userEntry({ text: 'x', id: 'u' })], { system: { preset: 'p', systemPrompt: '', tools: [] } }), { cacheHints: true })).toEqual([
       { role: 'user', content: [{ type: 'text', text: 'x' }], providerOptions: hint },
     ]);
-    expect(toV3Prompt(request([], { system: { preset: 'p', systemPrompt: '', tools: [] } }), { cacheHints: true })).toEqual([]);
+    expect(toV4Prompt(request([], { system: { preset: 'p', systemPrompt: '', tools: [] } }), { cacheHints: true })).toEqual([]);
   });
 
   it('maps effort to provider options only when the request has one', async () => {
@@ -167,20 +167,20 @@ describe('aiSdkModel: result conversion', () => {
   });
 
   it('maps usage, including cache reads and writes', () => {
-    expect(fromV3Usage(usage({ total: 1000, noCache: 100, cacheRead: 800, cacheWrite: 100 }, { total: 50, text: 40, reasoning: 10 }))).toEqual({
+    expect(fromV4Usage(usage({ total: 1000, noCache: 100, cacheRead: 800, cacheWrite: 100 }, { total: 50, text: 40, reasoning: 10 }))).toEqual({
       inputTokens: 1000,
       outputTokens: 50,
       cacheReadTokens: 800,
       cacheWriteTokens: 100,
     });
     // No totals: rebuilt from the parts.
-    expect(fromV3Usage(usage({ noCache: 10, cacheRead: 30 }, { text: 4, reasoning: 6 }))).toEqual({
+    expect(fromV4Usage(usage({ noCache: 10, cacheRead: 30 }, { text: 4, reasoning: 6 }))).toEqual({
       inputTokens: 40,
       outputTokens: 10,
       cacheReadTokens: 30,
       cacheWriteTokens: 0,
     });
-    expect(fromV3Usage(usage())).toEqual({ inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 });
+    expect(fromV4Usage(usage())).toEqual({ inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 });
   });
 
   it('maps finish reasons to stop reasons', () => {
@@ -189,13 +189,15 @@ describe('aiSdkModel: result conversion', () => {
       ['length', 'length'],
       ['content-filter', 'content_filter'],
       ['tool-calls', 'tool_calls'],
+      // New in specification v4: the stream ended without a finish event.
+      ['interrupted', 'interrupted'],
       ['error', 'error'],
       ['other', 'other'],
     ] as const;
-    for (const [unified, expected] of cases) expect(fromV3FinishReason({ unified, raw: undefined })).toBe(expected);
-    const future = { unified: 'paused', raw: 'pause_turn' } as unknown as Parameters<typeof fromV3FinishReason>[0];
-    expect(fromV3FinishReason(future)).toBe('pause_turn');
-    expect(fromV3FinishReason({ ...future, raw: undefined })).toBe('other');
+    for (const [unified, expected] of cases) expect(fromV4FinishReason({ unified, raw: undefined })).toBe(expected);
+    const future = { unified: 'paused', raw: 'pause_turn' } as unknown as Parameters<typeof fromV4FinishReason>[0];
+    expect(fromV4FinishReason(future)).toBe('pause_turn');
+    expect(fromV4FinishReason({ ...future, raw: undefined })).toBe('other');
   });
 
   it('reports usage with cache tokens through sample()', async () => {
@@ -210,10 +212,10 @@ describe('aiSdkModel: abort', () => {
   it('passes the signal through and rejects promptly on abort, even if the provider ignores it', async () => {
     let started!: () => void;
     const running = new Promise<void>((resolve) => (started = resolve));
-    const mock = new MockLanguageModelV3({
+    const mock = new MockLanguageModelV4({
       doGenerate: () => {
         started();
-        return new Promise<LanguageModelV3GenerateResult>(() => undefined);
+        return new Promise<LanguageModelV4GenerateResult>(() => undefined);
       },
     });
     const controller = new AbortController();
@@ -225,7 +227,7 @@ describe('aiSdkModel: abort', () => {
   });
 
   it('rejects at once, sending nothing, when already aborted', async () => {
-    const mock = new MockLanguageModelV3({
+    const mock = new MockLanguageModelV4({
       doGenerate: async ({ abortSignal }) => {
         abortSignal?.throwIfAborted();
         return textResult('never');
@@ -239,7 +241,7 @@ describe('aiSdkModel: abort', () => {
   });
 
   it('propagates provider errors', async () => {
-    const mock = new MockLanguageModelV3({
+    const mock = new MockLanguageModelV4({
       doGenerate: async () => {
         throw new Error('overloaded');
       },

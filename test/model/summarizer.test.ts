@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MockLanguageModelV3 } from 'ai/test';
+import { MockLanguageModelV4 } from 'ai/test';
 import { assistantEntry, userEntry } from '../../src/dialogue/entry.js';
 import type { ModelRequest } from '../../src/request/types.js';
 import { aiSdkModel } from '../../src/model/ai-sdk.js';
@@ -63,7 +63,7 @@ describe('modelSummarizer', () => {
   });
 
   it('works with an AI SDK model', async () => {
-    const mock = new MockLanguageModelV3({
+    const mock = new MockLanguageModelV4({
       doGenerate: {
         content: [{ type: 'text', text: 'Background.' }],
         finishReason: { unified: 'stop', raw: 'end_turn' },

@@ -1,10 +1,12 @@
 /**
  * The package as another project consumes it: build it, `npm pack` it, install the tarball
- * into a scratch project beside its own zod 3, xstate and the Pi coding agent, type-check the
- * README's examples there (strict, NodeNext, library types checked too) and run them. Then
- * again with xstate at the lowest version the peer range allows. The Pi extension runs in a Pi
- * session (pi-ai's faux provider, offline) with each supported Pi major at the tested version
- * and at the lowest one its peer range admits.
+ * into a scratch project beside its own zod 3, xstate, the Pi coding agent and AI SDK 7 (`ai` 7,
+ * `@ai-sdk/anthropic` 4), type-check the README's examples there (strict, NodeNext, library
+ * types checked too) and run them. Then again with xstate at the lowest version the peer range
+ * allows. The Pi extension runs in a Pi session (pi-ai's faux provider, offline) with each
+ * supported Pi major at the tested version and at the lowest one its peer range admits.
+ * `aiSdkModel` runs a session with the real `@ai-sdk/anthropic` against the provider stand-in
+ * (on 127.0.0.1, in this process), and with `ai/test`'s mock model.
  *
  * Installs prefer npm's cache (`npm ci` fills it with every version used here but the lowest
  * xstate, fetched once). Slow steps are processes, so the timeout is generous; nothing here
@@ -17,6 +19,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStandIn, userTexts, type RecordedRequest, type WireReply } from '../wire/stand-in/index.js';
 import { exampleModule, readmeExamples } from './readme-examples.js';
 
 const run = promisify(execFile);
@@ -30,6 +33,8 @@ const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as {
 const LOWEST_XSTATE = lowestOf('xstate');
 /** The Pi packages whose peer ranges the extension names, installed together at one version. */
 const PI_PACKAGES = ['@earendil-works/pi-coding-agent', '@earendil-works/pi-ai'] as const;
+/** The AI SDK 7 packages a consumer of `subagent-actors/ai-sdk` installs, at the tested versions. */
+const AI_SDK_PACKAGES = ['ai', '@ai-sdk/anthropic', '@ai-sdk/provider'] as const;
 /** The lowest Pi the peer range admits (`^1.3.0` → `1.3.0`). */
 const LOWEST_PI = lowestOf(PI_PACKAGES[0]);
 
@@ -74,7 +79,7 @@ beforeAll(async () => {
         // A host on zod 3: its tool schemas must type-check and run (the runtime has its own zod 4).
         zod: pkg.devDependencies['zod3']!.replace(/^npm:zod@/, ''),
         '@types/node': pkg.devDependencies['@types/node'],
-        ...Object.fromEntries(PI_PACKAGES.map((name) => [name, pkg.devDependencies[name]])),
+        ...Object.fromEntries([...PI_PACKAGES, ...AI_SDK_PACKAGES].map((name) => [name, pkg.devDependencies[name]])),
       },
     }),
   );
@@ -109,6 +114,7 @@ beforeAll(async () => {
   }
   for (const example of written) writeFileSync(join(project, 'src', `${example.file}.ts`), example.module);
   writeFileSync(join(project, 'src', 'pi-session.ts'), PI_SESSION);
+  writeFileSync(join(project, 'src', 'ai-sdk-session.ts'), AI_SDK_SESSION);
   await npm(['install', '--no-package-lock'], project);
 }, TIMEOUT);
 
@@ -199,6 +205,29 @@ describe('the packed package in a consumer project', () => {
   );
 
   it(
+    'runs aiSdkModel with AI SDK 7: the real @ai-sdk/anthropic against the stand-in (generated and streamed), and ai/test\'s mock',
+    async () => {
+      expect(await compileConsumer()).toEqual([]);
+      const standIn = await startStandIn({ respond: delegatingSession });
+      try {
+        const { stdout } = await run(process.execPath, [join('out', 'ai-sdk-session.js')], { cwd: project, timeout: 120_000, maxBuffer: 1 << 24, env: { ...process.env, STAND_IN_URL: standIn.baseURL } });
+        const lines = stdout.trim().split('\n');
+        expect(lines[0]).toMatch(/^generated: the subagent said: .*SUBAGENT-ANSWER/);
+        expect(lines[1]).toMatch(/^streamed \d+ deltas: the subagent said: .*SUBAGENT-ANSWER/);
+        expect(Number(/^streamed (\d+)/.exec(lines[1]!)?.[1])).toBeGreaterThan(1);
+        expect(lines[2]).toBe('mock: from the mock');
+        // Each session: the root's first step, the subagent's answer, the root's answer.
+        const requests = standIn.requestsTo('anthropic-messages');
+        expect(requests.map((r) => r.stream)).toEqual([false, false, false, true, true, true]);
+        expect(requests.every((r) => r.headers['x-api-key'] === 'offline')).toBe(true);
+      } finally {
+        await standIn.close();
+      }
+    },
+    TIMEOUT,
+  );
+
+  it(
     'type-checks and runs them with xstate at the lowest supported version',
     async () => {
       expect(LOWEST_XSTATE).toBeDefined();
@@ -233,6 +262,55 @@ async function runPiSession(): Promise<string> {
   const { stdout } = await run(process.execPath, [join('out', 'pi-session.js')], { cwd: project, timeout: 120_000, maxBuffer: 1 << 24, env: { ...process.env, HOME: home, PI_OFFLINE: '1' } });
   return stdout;
 }
+
+/** The stand-in's script for {@link AI_SDK_SESSION}: the root delegates, the subagent answers, the root reports. */
+function delegatingSession(request: RecordedRequest): WireReply {
+  const messages = Array.isArray(request.body['messages']) ? (request.body['messages'] as Array<{ content?: unknown }>) : [];
+  const last = messages.at(-1)?.content;
+  const toolResult = Array.isArray(last) ? (last as Array<{ type?: string; content?: unknown }>).find((block) => block.type === 'tool_result') : undefined;
+  if (toolResult !== undefined) return { text: `the subagent said: ${JSON.stringify(toolResult.content)}` };
+  if (userTexts(request).some((text) => text.includes('Say the answer'))) return { text: 'SUBAGENT-ANSWER' };
+  return { toolCalls: [{ name: 'Agent', arguments: { task_name: 'probe', message: 'Say the answer' } }] };
+}
+
+/**
+ * aiSdkModel as an AI SDK 7 user writes it: the real Anthropic provider pointed at the stand-in
+ * (a session that delegates, once generated and once streamed), then `ai/test`'s mock model.
+ */
+const AI_SDK_SESSION = `import { createAnthropic } from '@ai-sdk/anthropic';
+import type { LanguageModelV4 } from '@ai-sdk/provider';
+import { MockLanguageModelV4 } from 'ai/test';
+import { createRuntime } from 'subagent-actors';
+import { aiSdkModel } from 'subagent-actors/ai-sdk';
+
+const anthropic = createAnthropic({ baseURL: process.env['STAND_IN_URL'], apiKey: 'offline' });
+const claude: LanguageModelV4 = anthropic('claude-sonnet-4-5');
+
+const generated = await createRuntime({ model: aiSdkModel(claude, { cacheHints: true }) }).prompt('Delegate the answer');
+console.log(\`generated: \${generated.text}\`);
+
+const runtime = createRuntime({ model: aiSdkModel(claude, { cacheHints: true }) });
+const watching = new AbortController();
+let deltas = 0;
+const reading = (async () => {
+  for await (const event of runtime.events({ signal: watching.signal })) if (event.type === 'text-delta' && event.path === '/root') deltas++;
+})();
+const streamed = await runtime.prompt('Delegate the answer');
+watching.abort();
+await reading;
+console.log(\`streamed \${deltas} deltas: \${streamed.text}\`);
+
+const mock = new MockLanguageModelV4({
+  doGenerate: {
+    content: [{ type: 'text', text: 'from the mock' }],
+    finishReason: { unified: 'stop', raw: 'end_turn' },
+    usage: { inputTokens: { total: 3, noCache: 3, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 2, text: 2, reasoning: 0 } },
+    warnings: [],
+  },
+});
+const mocked = await createRuntime({ model: aiSdkModel(mock) }).prompt('Hello');
+console.log(\`mock: \${mocked.text}\`);
+`;
 
 /**
  * A Pi session with the extension, as a consumer writes one: pi-ai's faux provider answers

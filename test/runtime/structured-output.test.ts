@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MockLanguageModelV3 } from 'ai/test';
+import { MockLanguageModelV4 } from 'ai/test';
 import { scriptedModel } from '../../src/model/scripted.js';
 import { aiSdkModel } from '../../src/model/ai-sdk.js';
 import { createRuntime } from '../../src/runtime/runtime.js';
@@ -103,7 +103,7 @@ describe('structured output', () => {
 
   it('the AI SDK adapter sends the schema as the native structured mode, unless told not to', async () => {
     const make = () =>
-      new MockLanguageModelV3({
+      new MockLanguageModelV4({
         doGenerate: async () => ({
           content: [{ type: 'text', text: '{}' }],
           finishReason: { unified: 'stop', raw: 'stop' },
