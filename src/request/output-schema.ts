@@ -12,6 +12,8 @@ import { canonicalJson } from './canonical.js';
 import { jsonSchemaAjv } from './json-schema-validator.js';
 import type { JsonObject } from './types.js';
 import { freezeBuilt } from '../dialogue/freeze.js';
+import { jsonTextDepth } from './json-bounds.js';
+import { DEFAULT_INPUT_LIMITS, type InputLimits } from './input-limits.js';
 
 /** A schema that cannot be compiled, with where it came from. */
 export class OutputSchemaError extends Error {
@@ -55,12 +57,26 @@ function validatorOf(schema: JsonObject, source = 'output schema'): ValidateFunc
   return validate;
 }
 
+/** Schema problems named in one repair request at most; the rest are counted. */
+const SHOWN_ERRORS = 20;
+
 /**
  * Reads the final answer as JSON (a ```json fence around it is accepted) and validates it.
- * Never throws: a reply that is not JSON or does not match is an ordinary outcome.
+ * Never throws: a reply that is not JSON or does not match is an ordinary outcome. Before it
+ * is parsed, the answer is held to `maxAnswerBytes` and `maxAnswerDepth` (read from the text
+ * without recursion): a value thousands of levels deep would overflow the stack of whatever
+ * walks it next (validation, freezing, the parent's canonical JSON).
+ *
+ * @example
+ * ```ts
+ * checkOutput('{"a":'.repeat(8000) + '1' + '}'.repeat(8000), { type: 'object' });
+ * // { valid: false, errors: 'the final answer is nested deeper than 64 levels (limit maxAnswerDepth)' }
+ * ```
  */
-export function checkOutput(text: string, schema: JsonObject): OutputCheck {
+export function checkOutput(text: string, schema: JsonObject, limits: InputLimits = DEFAULT_INPUT_LIMITS): OutputCheck {
   const body = unfence(text.trim());
+  const bounded = answerProblem(body, limits);
+  if (bounded !== undefined) return { valid: false, errors: bounded };
   let value: JsonValue;
   try {
     value = JSON.parse(body) as JsonValue;
@@ -69,7 +85,22 @@ export function checkOutput(text: string, schema: JsonObject): OutputCheck {
   }
   const validate = validatorOf(schema);
   if (validate(value)) return { valid: true, value: freezeBuilt(value) };
-  return { valid: false, errors: (validate.errors ?? []).map(describeError).join('; ') };
+  const errors = validate.errors ?? [];
+  const shown = errors.slice(0, SHOWN_ERRORS).map(describeError);
+  if (errors.length > SHOWN_ERRORS) shown.push(`and ${errors.length - SHOWN_ERRORS} more problems`);
+  return { valid: false, errors: shown.join('; ') };
+}
+
+/** Why the answer's text is too large or too deep for the limits, or `undefined`. */
+function answerProblem(body: string, limits: InputLimits): string | undefined {
+  // UTF-16 length bounds UTF-8 bytes from below (1 unit ≥ 1 byte) and from above (3 bytes a unit).
+  if (body.length > limits.maxAnswerBytes || (body.length * 3 > limits.maxAnswerBytes && Buffer.byteLength(body, 'utf8') > limits.maxAnswerBytes)) {
+    return `the final answer is larger than ${limits.maxAnswerBytes} bytes (limit maxAnswerBytes)`;
+  }
+  if (jsonTextDepth(body, limits.maxAnswerDepth) > limits.maxAnswerDepth) {
+    return `the final answer is nested deeper than ${limits.maxAnswerDepth} levels (limit maxAnswerDepth)`;
+  }
+  return undefined;
 }
 
 function unfence(text: string): string {

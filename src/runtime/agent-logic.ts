@@ -150,7 +150,7 @@ export function createAgentLogic(core: RuntimeCore) {
         checkReply(dialogue, response);
         const usage = requestUsage(response.usage, retries);
         // A final answer of an agent with an output schema is checked here; the machine decides what follows.
-        const output = input.output && response.toolCalls.length === 0 ? checkOutput(response.text, input.output) : undefined;
+        const output = input.output && response.toolCalls.length === 0 ? checkOutput(response.text, input.output, core.registry.limits) : undefined;
         return {
           response,
           compaction: compaction?.entry,
