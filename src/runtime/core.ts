@@ -87,7 +87,7 @@ export class RuntimeCore {
   readonly anchors: PathAnchors;
   private readonly confirmer: Confirmer;
   private readonly listeners = new Map<keyof RuntimeEvents, Set<Listener<keyof RuntimeEvents>>>();
-  private readonly resultWaiters = new Map<string, Array<(result: AgentResult) => void>>();
+  private readonly resultWaiters = new Map<string, Array<{ readonly resolve: (result: AgentResult) => void; readonly reject: (error: Error) => void }>>();
   private readonly busy = new Set<string>();
   private quietWaiters: Array<() => void> = [];
   private readonly hostTools: ReadonlyMap<string, RuntimeTool>;
@@ -366,12 +366,14 @@ export class RuntimeCore {
 
   /**
    * The store failed: the session stops taking work. Every actor is stopped where it is (no
-   * result is invented), waiters for quiet are released, and hosts get a `halted` event. What
-   * the store acknowledged before stays; the session can be resumed from it.
+   * result is invented), waiters for quiet are released, what the host awaits (prompts in
+   * flight, `result()`, spawn handles) rejects with the store's error, and hosts get a
+   * `halted` event. What the store acknowledged before stays; the session can be resumed from it.
    */
   halt(error: StoreError): void {
     if (this.failure) return;
     this.failure = error;
+    this.rejectWaiters(error);
     // Reverse reservation order stops every subagent before its parent, so no parent's stop
     // cancels anything. `stop()` refuses actors with a parent; XState's internal `_stop` is
     // the same procedure without that check.
@@ -381,6 +383,19 @@ export class RuntimeCore {
     this.quietWaiters = [];
     for (const resolve of waiters) resolve();
     this.emit('halted', { error });
+  }
+
+  /** Rejects every promise the host awaits on this session's agents (halt). */
+  private rejectWaiters(error: StoreError): void {
+    this.turns.failAll(error);
+    const results = [...this.resultWaiters.values()];
+    this.resultWaiters.clear();
+    for (const list of results) for (const waiter of list) waiter.reject(error);
+    for (const record of this.registry.all()) {
+      const first = record.onFirstReport;
+      record.onFirstReport = undefined;
+      first?.reject(error);
+    }
   }
 
   /** Throws when the session no longer takes work (its store failed). */
@@ -455,7 +470,7 @@ export class RuntimeCore {
     this.turns.agentFinished(result);
     const waiters = this.resultWaiters.get(record.path);
     this.resultWaiters.delete(record.path);
-    for (const resolve of waiters ?? []) resolve(result);
+    for (const waiter of waiters ?? []) waiter.resolve(result);
     // Whoever holds the spawn's handle (the host, a host-run root's Agent call) gets the first report.
     if (record.parentPath !== null) resolveFirstReport(record, { kind: 'result', result });
   }
@@ -521,6 +536,8 @@ export class RuntimeCore {
 
   /** A promise of an agent's one result (already delivered results resolve at once). */
   resultOf(path: string): Promise<AgentResult> {
+    // A halted session's agents were stopped where they were: their results never come.
+    if (this.failure && this.registry.get(path)) return Promise.reject(this.failure);
     if (!this.registry.get(path)) {
       const done = this.retention.get(path)?.result;
       if (done) return Promise.resolve(done);
@@ -528,9 +545,9 @@ export class RuntimeCore {
       if (tomb) return Promise.reject(new RuntimeError('unknown_agent', `agent ${path} has settled and its result is no longer retained (released or trimmed by the retention policy)`));
       return Promise.reject(new RuntimeError('unknown_agent', `no agent at ${path}`));
     }
-    return new Promise((resolve) => {
+    return new Promise((resolve, reject) => {
       const list = this.resultWaiters.get(path) ?? [];
-      list.push(resolve);
+      list.push({ resolve, reject });
       this.resultWaiters.set(path, list);
     });
   }
@@ -734,6 +751,8 @@ export class RuntimeCore {
       const signal = options.signal;
       if (signal?.aborted) throw new RuntimeError('aborted', `the prompt to ${path} was aborted before it was sent`);
       const { outcome, waiter } = this.turns.wait(path);
+      // A halt rejects it with the store's error; a host that never awaits it must not crash on that.
+      outcome.catch(() => {});
       if (signal) {
         const before = new Set(record.children);
         const onAbort = (): void => void this.cancelTurn(path, abortReason(signal), (child) => !before.has(child) || this.busy.has(child));
@@ -856,9 +875,9 @@ function shownTask(taskText: NonNullable<MessagingPolicy['taskText']>, input: Ta
 
 /** Resolves the spawn handle's `firstReport` with the agent's first report (once). */
 function resolveFirstReport(record: AgentRecord, report: FirstReportValue): void {
-  const resolve = record.onFirstReport;
+  const waiter = record.onFirstReport;
   record.onFirstReport = undefined;
-  resolve?.(report);
+  waiter?.resolve(report);
 }
 
 /** Validates prompt attachments: each a `{ name, content }` pair of strings. */

@@ -42,8 +42,11 @@ export interface AgentRecord {
   readonly children: Set<string>;
   /** The actor ids this agent hands its live children. */
   readonly childIds: ChildIds;
-  /** Resolves a caller-delivery spawn's tool call (first turn of a continuable agent). */
-  onFirstReport: ((report: FirstReportValue) => void) | undefined;
+  /**
+   * Settles a caller-delivery spawn's `firstReport` (its result, or the first turn of a
+   * continuable agent); rejected with the store's error when the session halts.
+   */
+  onFirstReport: { readonly resolve: (report: FirstReportValue) => void; readonly reject: (error: Error) => void } | undefined;
   /** Set once the result has been delivered; guards exactly-once. */
   delivered: boolean;
   /** Ask the next model request to compact first. */

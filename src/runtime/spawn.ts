@@ -198,10 +198,13 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
       startedAt: record.reservedAt,
     };
 
-    let resolveFirst!: (report: FirstReportValue) => void;
-    const firstReport = new Promise<FirstReportValue>((resolve) => (resolveFirst = resolve));
-    record.onFirstReport = delivery === 'caller' ? resolveFirst : undefined;
+    let settleFirst!: NonNullable<typeof record.onFirstReport>;
+    const firstReport = new Promise<FirstReportValue>((resolve, reject) => (settleFirst = { resolve, reject }));
+    record.onFirstReport = delivery === 'caller' ? settleFirst : undefined;
     const result: Promise<AgentResult> = core.resultOf(path);
+    // A halted session rejects both; a host that awaits neither must not see an unhandled rejection.
+    firstReport.catch(() => {});
+    result.catch(() => {});
 
     const parentActor = parent.actor;
     if (!core.stateOf(parentPath)?.startsWith('running')) throw new Error(`its parent ${parentPath} is no longer running`);

@@ -24,6 +24,7 @@ export interface TurnSource {
 /** One prompt waiting for its turn to end. */
 export interface Waiter {
   readonly resolve: (outcome: TurnOutcome) => void;
+  readonly reject: (error: Error) => void;
   readonly own: Usage;
   readonly subtree: Usage;
   /** Results of subagents that settled since the prompt. */
@@ -45,10 +46,15 @@ export class TurnWaiters {
   /** Registers a prompt to `path`; call before the prompt's inbox item is sent. */
   wait(path: string): { readonly outcome: Promise<TurnOutcome>; readonly waiter: Waiter } {
     let resolve!: (outcome: TurnOutcome) => void;
-    const outcome = new Promise<TurnOutcome>((r) => (resolve = r));
+    let reject!: (error: Error) => void;
+    const outcome = new Promise<TurnOutcome>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
     const before = this.source.usageOf(path);
     const waiter: Waiter = {
       resolve,
+      reject,
       own: before?.usage ?? ZERO_USAGE,
       subtree: before?.subtreeUsage ?? ZERO_USAGE,
       subagents: [],
@@ -108,6 +114,18 @@ export class TurnWaiters {
       ...(result.error !== undefined ? { error: result.error } : {}),
       ...this.measure(w, result.usage, result.subtreeUsage),
     }));
+  }
+
+  /** The session halted (its store failed): every waiting prompt rejects with `error`. */
+  failAll(error: Error): void {
+    const lists = [...this.waiters.values()];
+    this.waiters.clear();
+    for (const list of lists) {
+      for (const waiter of list) {
+        waiter.detach?.();
+        waiter.reject(error);
+      }
+    }
   }
 
   /** Usage since the prompt, from the usage the report or result carries. */
