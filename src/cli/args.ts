@@ -8,6 +8,8 @@ export interface DemoArgs {
   readonly help: boolean;
   readonly color: boolean;
   readonly inspect: boolean;
+  /** Serve the local viewer (127.0.0.1, no internet) while the session runs. */
+  readonly view: boolean;
   readonly record: string | undefined;
   /** Multiplies the scripted latencies (default 1; 0 runs the story instantly). */
   readonly speed: number;
@@ -29,8 +31,13 @@ through send_message, closes it, and cancels a subtree. Deterministic; no networ
 Options:
   --help           Show this help and exit.
   --no-color       Plain text (also when NO_COLOR is set or stdout is not a terminal).
-  --inspect        Serve the agent tree to the Stately inspector while the demo runs
-                   (needs the @statelyai/inspect package; the demo says so when it is missing).
+  --view           Serve the local viewer on 127.0.0.1 while the demo runs (no internet
+                   needed): the agent tree live, each agent's statechart, transcript,
+                   messages, results, usage and prefix sharing. Served until its Stop
+                   button, Enter or Ctrl-C.
+  --inspect        Serve the agent tree to the hosted Stately inspector (needs internet and
+                   the @statelyai/inspect package; the page says so when it cannot load).
+                   Served until Enter or Ctrl-C.
   --record FILE    Record the sanitized inspection trace to FILE as JSON Lines.
   --latency N      Multiply every scripted latency by N (default 1; 0 = instant).
   --journal DIR    Journal the session to DIR (one JSON Lines file per session), so a crash
@@ -52,6 +59,7 @@ export function parseDemoArgs(argv: readonly string[]): DemoArgs {
       help: { type: 'boolean', short: 'h', default: false },
       'no-color': { type: 'boolean', default: false },
       inspect: { type: 'boolean', default: false },
+      view: { type: 'boolean', default: false },
       record: { type: 'string' },
       latency: { type: 'string' },
       live: { type: 'string' },
@@ -72,6 +80,7 @@ export function parseDemoArgs(argv: readonly string[]): DemoArgs {
     help: values.help === true,
     color: values['no-color'] !== true,
     inspect: values.inspect === true,
+    view: values.view === true,
     record: values.record,
     speed,
     live: values.live,

@@ -10,10 +10,8 @@ const interrupt = new AbortController();
 const onSigint = (): void => interrupt.abort(new Error('interrupted'));
 process.once('SIGINT', onSigint);
 
-/** With --inspect on a terminal: keep serving until Enter (or Ctrl-C). */
-function holdInspector(note: string): Promise<void> {
-  if (process.stdin.isTTY !== true) return Promise.resolve();
-  process.stderr.write(`\n${note}\nPress Enter to stop the inspector and exit.\n`);
+/** On a terminal, resolves when the person presses Enter (the pages are served until then). */
+function untilEnter(): Promise<void> {
   const lines = createInterface({ input: process.stdin });
   return new Promise<void>((done) => {
     const finish = (): void => {
@@ -27,10 +25,17 @@ function holdInspector(note: string): Promise<void> {
 }
 
 try {
-  process.exitCode = await runCli(process.argv.slice(2), { out: process.stdout, err: process.stderr, signal: interrupt.signal, holdInspector });
+  process.exitCode = await runCli(process.argv.slice(2), {
+    out: process.stdout,
+    err: process.stderr,
+    signal: interrupt.signal,
+    ...(process.stdin.isTTY === true ? { untilEnter } : {}),
+  });
 } catch (error) {
   process.stderr.write(`demo failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exitCode = 1;
 } finally {
   process.removeListener('SIGINT', onSigint);
+  // Ctrl-C after the session ends the wait for Enter; stdin must not keep the process.
+  process.stdin.unref?.();
 }

@@ -1,26 +1,40 @@
 /**
- * The demo's command: flags, optional inspection, the live session, the results report.
+ * The demo's command: flags, optional inspection and the local viewer, the live session,
+ * the results report, then (with `--view` or `--inspect`) the pages served until asked.
  */
 import { HELP, parseDemoArgs, type DemoArgs } from './args.js';
 import { formatResults, palette, wrap, type TextSink } from './format.js';
+import { startLiveViewer, type LiveViewer } from './live-viewer.js';
 import { combineObservers, loadInspector, loadRecorder, type OptionalFeature } from './optional.js';
 import { runDemoSession } from './session.js';
 import { loadLiveModel, parseLiveSpec, type Importer } from './live.js';
 import { createJsonlStore, openJsonlStore, type ModelAdapter, type SessionStore } from '../index.js';
+import type { Clock } from '../model/clock.js';
+import type { ServedViewer } from '../viewer/server.js';
 
-/** Where the command writes, and the Ctrl-C it listens to. */
+/** The demo's session id (its journal file is named after it). */
+const SESSION_ID = 'demo-release-2.0';
+
+/** Where the command writes, and what it listens to. */
 export interface CliIo {
   readonly out: TextSink;
   readonly err: TextSink;
-  /** Aborts the session (the entry point wires it to SIGINT). */
+  /** Aborts the session (the entry point wires it to SIGINT); after the session, stops serving pages. */
   readonly signal?: AbortSignal;
   /**
-   * With `--inspect`, keeps the inspector served after the session until this resolves
-   * (the entry point waits for Enter on a terminal). Default: close at once.
+   * With `--view` or `--inspect`, resolves when the person asks to stop serving the pages
+   * (the entry point waits for Enter on a terminal). Without it, only the viewer's Stop
+   * button and the signal stop them.
    */
-  readonly holdInspector?: (note: string) => Promise<void>;
+  readonly untilEnter?: () => Promise<void>;
   /** Imports `--live` provider packages (tests inject one; default dynamic import). */
   readonly importer?: Importer;
+  /** The viewer page's folder (default: the package's built page). */
+  readonly pageDir?: string;
+  /** Where the script's latencies are waited out (default the system clock; tests pass `manualClock()`). */
+  readonly clock?: Clock;
+  /** Called once the `--view` viewer is served (tests open it from here). */
+  readonly onViewer?: (viewer: ServedViewer) => void;
 }
 
 /** Runs the demo command for `argv` (flags only); resolves with the exit code. */
@@ -42,73 +56,114 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   const p = palette(color);
 
   const features: OptionalFeature[] = [];
-  const wanted = [...(args.inspect ? [loadInspector()] : []), ...(args.record !== undefined ? [loadRecorder(args.record)] : [])];
-  for (const loaded of await Promise.all(wanted)) {
-    if ('unavailable' in loaded) err.write(`${p.yellow('note:')} ${loaded.unavailable}\n`);
-    else {
-      features.push(loaded);
-      err.write(`${p.cyan('note:')} ${loaded.note}\n`);
+  let viewing: LiveViewer | undefined;
+  let store: SessionStore | undefined;
+  try {
+    const wanted = [...(args.inspect ? [loadInspector()] : []), ...(args.record !== undefined ? [loadRecorder(args.record)] : [])];
+    for (const loaded of await Promise.all(wanted)) {
+      if ('unavailable' in loaded) err.write(`${p.yellow('note:')} ${loaded.unavailable}\n`);
+      else {
+        features.push(loaded);
+        err.write(`${p.cyan('note:')} ${loaded.note}\n`);
+      }
     }
-  }
-  const inspect = combineObservers(features.map((f) => f.inspect));
-  let liveModel: { adapter: ModelAdapter; modelId: string } | undefined;
-  if (args.live !== undefined) {
+    if (args.view) {
+      const started = await startLiveViewer({ sessionId: SESSION_ID, ...(io.pageDir !== undefined ? { pageDir: io.pageDir } : {}) });
+      if ('unavailable' in started) err.write(`${p.yellow('note:')} ${started.unavailable}\n`);
+      else {
+        viewing = started;
+        err.write(`${p.cyan('note:')} ${started.note}\n`);
+        io.onViewer?.(started.viewer);
+      }
+    }
+    const inspect = combineObservers([...features.map((f) => f.inspect), ...(viewing ? [viewing.live.inspect] : [])]);
+    let liveModel: { adapter: ModelAdapter; modelId: string } | undefined;
+    if (args.live !== undefined) {
+      try {
+        const spec = parseLiveSpec(args.live);
+        liveModel = { adapter: await (io.importer ? loadLiveModel(spec, io.importer) : loadLiveModel(spec)), modelId: spec.modelId };
+        err.write(`${p.cyan('note:')} live mode: ${spec.provider} model ${spec.modelId} decides what to delegate\n`);
+      } catch (error) {
+        err.write(`${error instanceof Error ? error.message : String(error)}\n`);
+        return 2;
+      }
+    }
+
     try {
-      const spec = parseLiveSpec(args.live);
-      liveModel = { adapter: await (io.importer ? loadLiveModel(spec, io.importer) : loadLiveModel(spec)), modelId: spec.modelId };
-      err.write(`${p.cyan('note:')} live mode: ${spec.provider} model ${spec.modelId} decides what to delegate\n`);
+      store = args.resume !== undefined ? openJsonlStore({ dir: args.resume }) : args.journal !== undefined ? createJsonlStore({ dir: args.journal, sessionId: SESSION_ID }) : undefined;
     } catch (error) {
       err.write(`${error instanceof Error ? error.message : String(error)}\n`);
       return 2;
     }
-  }
+    if (store) err.write(`${p.cyan('note:')} ${args.resume !== undefined ? 'resuming the session journaled in' : 'journaling the session to'} ${store.location}\n`);
+    // The viewer reads transcripts, usage and results from the journal's records as they are written.
+    const journal = viewing ? viewing.live.store(store) : store;
 
-  let store: SessionStore | undefined;
-  try {
-    store = args.resume !== undefined ? openJsonlStore({ dir: args.resume }) : args.journal !== undefined ? createJsonlStore({ dir: args.journal, sessionId: 'demo-release-2.0' }) : undefined;
-  } catch (error) {
-    err.write(`${error instanceof Error ? error.message : String(error)}\n`);
-    return 2;
-  }
-  if (store) err.write(`${p.cyan('note:')} ${args.resume !== undefined ? 'resuming the session journaled in' : 'journaling the session to'} ${store.location}\n`);
-
-  try {
-    out.write(`${p.bold('subagent-actors demo')}: the root agent prepares the kite 2.0 release with subagents\n\n`);
-    const outcome = await runDemoSession({
-      out,
-      tty,
-      color,
-      latencyScale: args.speed,
-      ...(liveModel ? { liveModel } : {}),
-      ...(inspect ? { inspect } : {}),
-      ...(io.signal ? { signal: io.signal } : {}),
-      ...(store ? { store, resume: args.resume !== undefined } : {}),
-    });
-    const width = Math.min(110, out.columns ?? 100);
-    const answer = outcome.rootReplies.at(-1);
-    if (answer !== undefined) {
-      out.write(`\n${p.bold('The root agent answers the person:')}\n${wrap(answer.replace(/\s+/g, ' '), width - 2).map((l) => `  ${l}`).join('\n')}\n`);
+    try {
+      out.write(`${p.bold('subagent-actors demo')}: the root agent prepares the kite 2.0 release with subagents\n\n`);
+      const outcome = await runDemoSession({
+        out,
+        tty,
+        color,
+        latencyScale: args.speed,
+        ...(liveModel ? { liveModel } : {}),
+        ...(inspect ? { inspect } : {}),
+        ...(io.signal ? { signal: io.signal } : {}),
+        ...(io.clock ? { clock: io.clock } : {}),
+        ...(journal ? { store: journal, resume: args.resume !== undefined } : {}),
+      });
+      viewing?.live.end('the session ended');
+      const width = Math.min(110, out.columns ?? 100);
+      const answer = outcome.rootReplies.at(-1);
+      if (answer !== undefined) {
+        out.write(`\n${p.bold('The root agent answers the person:')}\n${wrap(answer.replace(/\s+/g, ' '), width - 2).map((l) => `  ${l}`).join('\n')}\n`);
+      }
+      out.write(`\n${formatResults(outcome.results, { color, width })}`);
+      out.write(
+        `\n${p.dim(
+          `${outcome.results.length} results for ${outcome.spawned.length} subagents · slots in use at the end: ${outcome.slotsInUseAtEnd} · ` +
+            `${outcome.modelRequests} model requests${outcome.model ? `, ${outcome.model.summaryCalls.length} summary` : ''}`,
+        )}\n`,
+      );
+      await holdPages(viewing, features.find((f) => f.kind === 'inspector'), io);
+      return 0;
+    } catch (error) {
+      viewing?.live.end(io.signal?.aborted ? 'the demo was interrupted' : 'the demo failed');
+      if (io.signal?.aborted) {
+        err.write('\ndemo interrupted: every agent was cancelled\n');
+        return 130;
+      }
+      throw error;
     }
-    out.write(`\n${formatResults(outcome.results, { color, width })}`);
-    out.write(
-      `\n${p.dim(
-        `${outcome.results.length} results for ${outcome.spawned.length} subagents · slots in use at the end: ${outcome.slotsInUseAtEnd} · ` +
-          `${outcome.modelRequests} model requests${outcome.model ? `, ${outcome.model.summaryCalls.length} summary` : ''}`,
-      )}\n`,
-    );
-    const inspector = features.find((f) => f.kind === 'inspector');
-    if (inspector && io.holdInspector) await io.holdInspector(inspector.note);
-    return 0;
-  } catch (error) {
-    if (io.signal?.aborted) {
-      err.write('\ndemo interrupted: every agent was cancelled\n');
-      return 130;
-    }
-    throw error;
   } finally {
     // Inspectors send each event a tick after it happens: let the last ones out first.
     await new Promise<void>((done) => setImmediate(done));
-    await Promise.all(features.map((f) => f.close()));
+    await Promise.all([...features.map((f) => f.close()), viewing?.viewer.close()]);
     await store?.close();
+  }
+}
+
+/**
+ * Keeps the pages served after the session (a person may still be reading them, or open
+ * them now) until asked: the viewer's Stop button, Enter on a terminal, or Ctrl-C.
+ */
+async function holdPages(viewing: LiveViewer | undefined, inspector: OptionalFeature | undefined, io: CliIo): Promise<void> {
+  if (!viewing && !inspector) return;
+  const asks = [
+    ...(viewing ? ['the viewer\'s Stop button'] : []),
+    ...(io.untilEnter ? ['Enter'] : []),
+    'Ctrl-C',
+  ];
+  const pages = [...(viewing ? [`the viewer (${viewing.viewer.url})`] : []), ...(inspector ? ['the inspector'] : [])].join(' and ');
+  io.err.write(`\nThe session is over; ${pages} ${viewing && inspector ? 'stay' : 'stays'} served until ${asks.join(', ').replace(/, ([^,]*)$/, ' or $1')}.\n`);
+  const signal = io.signal;
+  let onAbort = (): void => {};
+  const aborted = new Promise<void>((resolve) => (onAbort = resolve));
+  if (signal?.aborted) onAbort();
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    await Promise.race([aborted, ...(viewing ? [viewing.viewer.stopRequested] : []), ...(io.untilEnter ? [io.untilEnter()] : [])]);
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
   }
 }

@@ -36,7 +36,7 @@ export async function loadInspector(): Promise<OptionalFeature | Unavailable> {
     return {
       kind: 'inspector',
       inspect: served.inspect,
-      note: `Stately inspector: open ${served.url} in a browser (events so far are replayed when it connects)`,
+      note: `Stately inspector: open ${served.url} in a browser (events so far are replayed when it connects). It frames the hosted inspector at stately.ai, so it needs internet; offline, npm run demo -- --view serves the local viewer`,
       close: () => served.close(),
     };
   } catch (error) {

@@ -33,23 +33,43 @@ export interface Bridge {
   close(): Promise<void>;
 }
 
-/** The page: the inspector in an iframe, fed from this bridge's WebSocket. */
-export function bridgePage(inspectorUrl: string): string {
+/** What the page says when the hosted inspector cannot load (offline, blocked, down). */
+export const OFFLINE_NOTE = 'The Stately inspector could not load: it is a hosted page and needs internet.';
+
+/** Where the page points instead. */
+export const LOCAL_VIEWER_HINT = 'The local viewer needs none: npm run demo -- --view, or npx subagent-actors view <journal or trace>.';
+
+/**
+ * The page: the inspector in an iframe, fed from this bridge's WebSocket. When the hosted
+ * inspector cannot be reached, or has not said it is connected within `waitMs`, the page
+ * says so plainly and names the local viewer, instead of showing a blank frame.
+ */
+export function bridgePage(inspectorUrl: string, waitMs = 15_000): string {
   const src = JSON.stringify(inspectorUrl);
+  const escape = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
   return `<!DOCTYPE html>
 <html>
 <head><meta charset="utf-8"><title>subagent-actors: Stately inspector</title>
-<style>html,body,iframe{margin:0;width:100%;height:100%;border:0}</style></head>
-<body>
+<style>html,body,iframe{margin:0;width:100%;height:100%;border:0}
+#offline{display:none;position:fixed;inset:0;background:#fff;color:#222;font:16px/1.5 system-ui,sans-serif;padding:3em}
+body[data-inspector="unavailable"] #offline{display:block}
+#offline code{background:#f2f2f2;padding:0 .3em}</style></head>
+<body data-inspector="loading">
 <iframe id="inspector"></iframe>
+<div id="offline" role="alert"><h1>Inspector unavailable</h1><p id="offline-note">${escape(OFFLINE_NOTE)}</p><p id="offline-hint">${escape(LOCAL_VIEWER_HINT)}</p><p>Address tried: <code>${escape(inspectorUrl)}</code></p></div>
 <script>
   const iframe = document.getElementById('inspector');
+  const unavailable = () => { if (!connected) document.body.dataset.inspector = 'unavailable'; };
   iframe.src = ${src};
   const pending = [];
   let connected = false;
+  // An unreachable address fails this fetch; a reachable page that never connects times out.
+  fetch(${src}, { mode: 'no-cors', cache: 'no-store' }).catch(unavailable);
+  setTimeout(unavailable, ${Math.max(0, Math.floor(waitMs))});
   window.addEventListener('message', (e) => {
     if (e.data && e.data.type === '@statelyai.connected') {
       connected = true;
+      document.body.dataset.inspector = 'connected';
       for (const m of pending.splice(0)) iframe.contentWindow.postMessage(m, '*');
     }
   });

@@ -11,43 +11,63 @@ import { VIEWER_FORMAT, type UnstampedEvent } from './model/events.js';
 
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
+/** What {@link journalRecordEvents} gives of a record. */
+export interface JournalRecordOptions {
+  /**
+   * Whether advances and results give `state` events (default true). A live session's
+   * states come from its inspection, which sees every state, not only the journaled ones.
+   */
+  readonly states?: boolean;
+}
+
+/**
+ * The viewer events of one journal record (not the header). Records of types the viewer
+ * does not show (blobs, releases) give none.
+ */
+export function journalRecordEvents(record: JournalRecord, options: JournalRecordOptions = {}): UnstampedEvent[] {
+  const states = options.states !== false;
+  const out: UnstampedEvent[] = [];
+  switch (record.type) {
+    case 'spawn':
+      out.push(agentOf(record as unknown as SpawnRecord));
+      break;
+    case 'hook': {
+      const hook = record as unknown as HookRecord;
+      out.push({ type: 'agent', path: hook.path, parent: null, task: hook.task });
+      break;
+    }
+    case 'advance': {
+      const advance = record as unknown as AdvanceRecord;
+      pushEntries(out, advance.path, advance.entries);
+      const usage = viewerUsage(advance.usage);
+      if (usage) out.push({ type: 'usage', path: advance.path, usage });
+      if (states) out.push({ type: 'state', path: advance.path, state: advance.state });
+      break;
+    }
+    case 'result': {
+      const result = record as unknown as ResultRecord;
+      pushEntries(out, result.path, result.entries);
+      const value = viewerResult(result.result);
+      if (value) out.push({ type: 'result', path: result.path, result: value });
+      if (states) out.push({ type: 'state', path: result.path, state: value?.status === 'cancelled' ? 'cancelled' : 'settled' });
+      break;
+    }
+    default:
+      break;
+  }
+  return out;
+}
+
+/** The session's id as a journal's header names it. */
+export const journalSessionId = (header: JournalRecord | undefined): string => str(header?.['sessionId']) ?? 'unknown';
+
 /**
  * The viewer events of `records` (a journal, header first). `label` names the session for
- * people (the file name). Records of types it does not show (blobs, releases) give none.
+ * people (the file name).
  */
 export function journalEvents(records: readonly JournalRecord[], label: string): UnstampedEvent[] {
-  const header = records[0];
-  const out: UnstampedEvent[] = [{ type: 'session', format: VIEWER_FORMAT, sessionId: str(header?.['sessionId']) ?? 'unknown', source: 'journal', label }];
-  for (const record of records.slice(1)) {
-    switch (record.type) {
-      case 'spawn':
-        out.push(agentOf(record as unknown as SpawnRecord));
-        break;
-      case 'hook': {
-        const hook = record as unknown as HookRecord;
-        out.push({ type: 'agent', path: hook.path, parent: null, task: hook.task });
-        break;
-      }
-      case 'advance': {
-        const advance = record as unknown as AdvanceRecord;
-        pushEntries(out, advance.path, advance.entries);
-        const usage = viewerUsage(advance.usage);
-        if (usage) out.push({ type: 'usage', path: advance.path, usage });
-        out.push({ type: 'state', path: advance.path, state: advance.state });
-        break;
-      }
-      case 'result': {
-        const result = record as unknown as ResultRecord;
-        pushEntries(out, result.path, result.entries);
-        const value = viewerResult(result.result);
-        if (value) out.push({ type: 'result', path: result.path, result: value });
-        out.push({ type: 'state', path: result.path, state: value?.status === 'cancelled' ? 'cancelled' : 'settled' });
-        break;
-      }
-      default:
-        break;
-    }
-  }
+  const out: UnstampedEvent[] = [{ type: 'session', format: VIEWER_FORMAT, sessionId: journalSessionId(records[0]), source: 'journal', label }];
+  for (const record of records.slice(1)) out.push(...journalRecordEvents(record));
   out.push({ type: 'ended', reason: 'end of the journal' });
   return out;
 }

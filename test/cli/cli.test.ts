@@ -12,15 +12,17 @@ function collector() {
 
 describe('demo command', () => {
   it('parses its flags', () => {
-    expect(parseDemoArgs([])).toEqual({ help: false, color: true, inspect: false, record: undefined, speed: 1, live: undefined });
+    expect(parseDemoArgs([])).toEqual({ help: false, color: true, inspect: false, view: false, record: undefined, speed: 1, live: undefined });
     expect(parseDemoArgs(['--no-color', '--inspect', '--record', 'trace.jsonl', '--latency', '0.5'])).toEqual({
       help: false,
       color: false,
       inspect: true,
+      view: false,
       record: 'trace.jsonl',
       speed: 0.5,
       live: undefined,
     });
+    expect(parseDemoArgs(['--view']).view).toBe(true);
     expect(() => parseDemoArgs(['--latency', 'fast'])).toThrow(/--latency/);
     expect(() => parseDemoArgs(['--bogus'])).toThrow(/bogus/);
   });
