@@ -387,8 +387,12 @@ export const agentMachine = setup({
     inboxHasItems: ({ context }) => context.inbox !== null,
     /** This reply is the last model request the turn may make. */
     replyUsesLastStep: ({ context }) => context.input.maxSteps !== undefined && context.step + 1 >= context.input.maxSteps,
-    /** The agent is the session's root: a failed model request ends its turn, not the session. */
-    isRootAgent: ({ context }) => context.input.parentPath === null,
+    /**
+     * The agent is a root that stays open (the session's top, taking turns from its host): a
+     * failed model request ends its turn, not the session. A one-shot root settles `failed`
+     * like any one-shot agent.
+     */
+    isOpenRoot: ({ context }) => context.input.parentPath === null && context.input.lifetime === 'continuable',
     /** A continuable agent goes idle after a turn, unless a close was requested. */
     staysOpen: ({ context }) => context.input.lifetime === 'continuable' && !context.closeRequested,
     /** The model's final answer missed its output schema (after the repair request: it now fails). */
@@ -629,8 +633,8 @@ export const agentMachine = setup({
                 ],
                 onError: [
                   {
-                    // A failure that survived the retries ends the root's turn, not the session.
-                    guard: 'isRootAgent',
+                    // A failure that survived the retries ends an open root's turn, not the session.
+                    guard: 'isOpenRoot',
                     target: '#agent.running.idle',
                     actions: [
                       'drainInbox',

@@ -21,6 +21,7 @@ import { admitToolCall, refusedArgumentsText } from '../src/request/tool-call-ad
 import { DEFAULT_INPUT_LIMITS } from '../src/request/input-limits.js';
 import type { JsonObject, ToolSchema } from '../src/request/types.js';
 import { ZERO_USAGE } from '../src/request/usage.js';
+import { defaultLifetime, type Lifetime } from '../src/request/lifetime.js';
 import { agentMachine } from './agent.machine.js';
 import { createAgentInput, freezeAgentInput, type AgentInputOptions } from './agent.input.js';
 import type { AgentContext, AgentInput, SampleInput, SampleOutput, SummaryInput, ToolInput, ToolOutcome, ToolStepOutcome } from './agent.types.js';
@@ -60,6 +61,12 @@ export interface DelegatingAgentOptions {
    * it, the model is told that `summary` is not available here.
    */
   readonly summarize?: (input: SummaryInput, signal: AbortSignal) => SummaryResult | Promise<SummaryResult>;
+  /**
+   * What the harness chose for every subagent, as `createRuntime`'s `defaults`. Without a
+   * `lifetime`, forks (`context: "all"` or N turns) are continuable and every other subagent
+   * is one-shot; `{ lifetime: 'one-shot' }` makes forks one-shot too.
+   */
+  readonly defaults?: { readonly lifetime?: Lifetime };
 }
 
 /** An agent machine with delegation, and the inputs its roots start with. */
@@ -96,6 +103,10 @@ export function delegatingAgent(options: DelegatingAgentOptions): DelegatingAgen
   if (typeof options !== 'object' || options === null) throw new DelegatingAgentError('delegatingAgent: options must be an object such as { model, tools }');
   if (typeof options.model !== 'function') throw new DelegatingAgentError('delegatingAgent: model must be a function (request, signal) => reply');
   if (options.summarize !== undefined && typeof options.summarize !== 'function') throw new DelegatingAgentError('delegatingAgent: summarize must be a function');
+  const lifetime = options.defaults?.lifetime;
+  if (lifetime !== undefined && lifetime !== 'one-shot' && lifetime !== 'continuable') {
+    throw new DelegatingAgentError(`delegatingAgent: defaults.lifetime must be "one-shot" or "continuable" (got ${errorText(lifetime)})`);
+  }
   const tools = new Map<string, HarnessTool>();
   for (const tool of options.tools ?? []) {
     if (typeof tool !== 'object' || tool === null || typeof tool.name !== 'string' || typeof tool.execute !== 'function') {
@@ -113,7 +124,7 @@ export function delegatingAgent(options: DelegatingAgentOptions): DelegatingAgen
         response: checkedReply(await options.model(input, signal)),
         compaction: undefined,
       })),
-      runToolCalls: toolStepLogic((call, signal, step) => runCall(call, signal, step, tools, summarize !== undefined)),
+      runToolCalls: toolStepLogic((call, signal, step) => runCall(call, signal, step, tools, { hasSummaries: summarize !== undefined, lifetime })),
       ...(summarize ? { generateSummary: fromPromise<SummaryResult, SummaryInput>(async ({ input, signal }) => summarize(input, signal)) } : {}),
     },
   });
@@ -146,7 +157,13 @@ const ok = (value: JsonValue): ToolOutcome => ({ content: canonicalJson(value), 
 const refuse = (code: string, message: string): ToolOutcome => ({ content: `Error (${code}): ${message}`, isError: true });
 
 /** Runs one call of a step: a coordination tool here, any other the harness's. */
-async function runCall(input: ToolInput, signal: AbortSignal, step: ToolStepScope, tools: ReadonlyMap<string, HarnessTool>, hasSummaries: boolean): Promise<ToolStepOutcome> {
+/** What a harness chose for its spawns. */
+interface SpawnChoices {
+  readonly hasSummaries: boolean;
+  readonly lifetime: Lifetime | undefined;
+}
+
+async function runCall(input: ToolInput, signal: AbortSignal, step: ToolStepScope, tools: ReadonlyMap<string, HarnessTool>, choices: SpawnChoices): Promise<ToolStepOutcome> {
   // A microtask later, as the runtime's calls start: the agent has taken the reply by then,
   // so a subagent spawned by an earlier call of the step exists for the later ones.
   await Promise.resolve();
@@ -163,7 +180,7 @@ async function runCall(input: ToolInput, signal: AbortSignal, step: ToolStepScop
   if (!parsed.ok) return refuse('invalid_arguments', parsed.error.message);
   switch (parsed.tool) {
     case 'Agent':
-      return spawn(agent, step, call.id, parsed.args, hasSummaries);
+      return spawn(agent, step, call.id, parsed.args, choices);
     case 'send_message': {
       const target = agentAt(agent, parsed.args.agent_id);
       if (!target || target.getSnapshot().status !== 'active') return refuse('unknown_agent', `no live agent at ${parsed.args.agent_id}`);
@@ -191,10 +208,10 @@ async function runCall(input: ToolInput, signal: AbortSignal, step: ToolStepScop
 
 /**
  * Starts a subagent for an `Agent` call: a frozen snapshot of the caller's dialogue as the
- * model chose it, the caller's head (so its prompt cache carries over), one-shot, answering
- * this call. The agent creates and starts it as its own child.
+ * model chose it, the caller's head (so its prompt cache carries over), answering this call
+ * (a fork continuable unless the harness chose otherwise). The agent creates and starts it as its own child.
  */
-function spawn(agent: AnyActorRef, step: ToolStepScope, callId: string, args: AgentArgs, hasSummaries: boolean): ToolStepOutcome {
+function spawn(agent: AnyActorRef, step: ToolStepScope, callId: string, args: AgentArgs, choices: SpawnChoices): ToolStepOutcome {
   const parent = (agent.getSnapshot() as { context: AgentContext }).context;
   const parentPath = parent.input.path;
   const path = `${parentPath}/${args.task_name}`;
@@ -205,7 +222,7 @@ function spawn(agent: AnyActorRef, step: ToolStepScope, callId: string, args: Ag
   } catch (error) {
     return refuse('invalid_context', errorText(error));
   }
-  if (spec === 'summary' && !hasSummaries) return refuse('invalid_context', 'context "summary" is not available in this harness; use "none", "all" or a number of turns');
+  if (spec === 'summary' && !choices.hasSummaries) return refuse('invalid_context', 'context "summary" is not available in this harness; use "none", "all" or a number of turns');
   const mode = contextModeOf(spec);
   const attachments = args.attachments ?? [];
   const framing: TaskFraming =
@@ -226,7 +243,7 @@ function spawn(agent: AnyActorRef, step: ToolStepScope, callId: string, args: Ag
     framing,
     model: args.model ?? parent.input.model,
     effort: args.effort ?? parent.input.effort,
-    lifetime: 'one-shot',
+    lifetime: choices.lifetime ?? defaultLifetime(mode),
     delivery: 'caller',
     output: undefined,
     prefix: NOTHING_INHERITED,

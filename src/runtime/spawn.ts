@@ -20,6 +20,7 @@ import { checkOutputSchema } from '../request/output-schema.js';
 import type { RuntimeCore } from './core.js';
 import { RuntimeError } from './errors.js';
 import { DEFAULT_MAX_STEPS } from './turns.js';
+import { defaultLifetime } from '../request/lifetime.js';
 import { lastRequestOf } from './requests.js';
 import { errorText } from '../dialogue/error-text.js';
 import { childPath, isValidTaskName } from './paths.js';
@@ -142,7 +143,8 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
   const delivery = origin.delivery ?? policy?.delivery ?? role?.delivery ?? core.options.defaults?.delivery ?? 'caller';
   const isFork = mode === 'all' || mode === 'turns';
   const presetLifetime = isFork ? core.heads.presetOf(parentContext.input.system)?.defaults?.forkLifetime : undefined;
-  const lifetime = origin.lifetime ?? policy?.lifetime ?? role?.lifetime ?? presetLifetime ?? core.options.defaults?.lifetime ?? 'one-shot';
+  // Forks are continuable unless something asked otherwise, whatever preset they run under.
+  const lifetime = origin.lifetime ?? policy?.lifetime ?? role?.lifetime ?? presetLifetime ?? core.options.defaults?.lifetime ?? defaultLifetime(mode);
   const record = core.registry.reserve({
     parentPath,
     name: request.task_name,

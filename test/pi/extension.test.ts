@@ -59,8 +59,12 @@ describe('subagent-actors/pi', () => {
     expect(childBytes.join('')).not.toContain('"name":"Agent","arguments"');
     expect(parent!.context.tools!.find((t) => t.name === 'Agent')!.description).toContain('tester');
     expect(lastText(parentAfter!)).toContain('fork found the bug in parser.ts');
+    // Forks are continuable under the pi preset too: the fork waits for follow-ups until closed.
+    expect(harness.runtime().stateOf('/root/fork')).toBe('running.idle');
+    expect(harness.runtime().list().find((a) => a.path === '/root/fork')?.lifetime).toBe('continuable');
+    harness.runtime().close('/root/fork');
     const result = await harness.runtime().result('/root/fork');
-    expect(result).toMatchObject({ status: 'completed', contextMode: 'all', text: 'fork found the bug in parser.ts' });
+    expect(result).toMatchObject({ status: 'completed', stopReason: 'closed', contextMode: 'all', text: 'fork found the bug in parser.ts' });
   });
 
   it('spawns an independent subagent that sees none of the Pi conversation', async () => {

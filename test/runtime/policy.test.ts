@@ -35,7 +35,7 @@ describe('capability confirmation', () => {
   it('is not asked when the subagent gets nothing its parent lacks (forks included)', async () => {
     const asked: ConfirmationRequest[] = [];
     const { rt } = session(async (r) => (asked.push(r), { approved: true }));
-    await (await rt.spawn('/root', { task_name: 'same', message: 'x', context: 'all' })).result;
+    await (await rt.spawn('/root', { task_name: 'same', message: 'x', context: 'all' }, { lifetime: 'one-shot' })).result;
     await (await rt.spawn('/root', { task_name: 'scout', message: 'x', role: 'scout' })).result;
     expect(asked).toEqual([]);
   });
