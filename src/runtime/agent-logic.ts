@@ -24,6 +24,7 @@ import { throwIfAborted } from '../model/abort.js';
 import { EntryView } from '../dialogue/entry-seq.js';
 import { serializeRequest } from '../request/serialize.js';
 import { checkOutput } from '../request/output-schema.js';
+import { checkHookDecision } from './hook-decision.js';
 import type { ModelRequest } from '../request/types.js';
 import type { RuntimeCore } from './core.js';
 import type { Compaction, CoreBuilders } from './core-builders.js';
@@ -101,12 +102,14 @@ export function createAgentLogic(core: RuntimeCore) {
         const replayed = core.replayed?.get(input.path)?.hookTask;
         if (replayed !== undefined) return { allow: true, task: replayed };
         let task = input.task;
-        for (const hook of core.options.taskHooks ?? []) {
-          const decision = await hook(
-            { path: input.path, parentPath: input.parentPath, role: input.role, task, context: input.contextLabel },
-            signal,
+        const hooks = core.options.taskHooks ?? [];
+        for (let i = 0; i < hooks.length; i++) {
+          // Fails closed: only a real `allow: true` lets the spawn go on (see checkHookDecision).
+          const decision = checkHookDecision(
+            await hooks[i]!({ path: input.path, parentPath: input.parentPath, role: input.role, task, context: input.contextLabel }, signal),
+            i + 1,
           );
-          if (!decision.allow) return { allow: false, reason: decision.reason };
+          if (!decision.allow) return decision;
           if (decision.task !== undefined) task = decision.task;
         }
         return { allow: true, task };
