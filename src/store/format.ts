@@ -10,6 +10,40 @@ import { StoreError, type JournalRecord } from './types.js';
  */
 export const JOURNAL_FORMAT = 2;
 
+/**
+ * The longest journal line read or written by default: V8's longest string (about 512 MiB,
+ * `0x1fffffe8` UTF-16 units), since a line is decoded into one string. A UTF-8 line of at most
+ * this many bytes always decodes.
+ */
+export const DEFAULT_MAX_LINE_BYTES = 0x1fffffe8;
+
+/** Checks a host-set byte limit: a positive safe integer, or the default when unset. */
+export function byteLimit(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value <= 0) throw new TypeError(`${name} must be a positive whole number of bytes (got ${String(value)})`);
+  return value;
+}
+
+/**
+ * One record as a stored line (JSON, no newline) and its UTF-8 size. A record whose line would
+ * pass `maxLineBytes` (or that JSON cannot hold in one string at all) is refused with
+ * `journal_too_large`: it could never be read back.
+ */
+export function encodeRecord(record: JournalRecord, maxLineBytes: number, location: string): { readonly line: string; readonly bytes: number } {
+  let line: string;
+  try {
+    line = JSON.stringify(record);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    throw new StoreError('journal_too_large', `${location}: a ${JSON.stringify(record.type)} record is too large to write as one line (${error.message}); nothing more is written, the journal stays resumable up to here`, { cause: error });
+  }
+  const bytes = Buffer.byteLength(line, 'utf8');
+  if (bytes > maxLineBytes) {
+    throw new StoreError('journal_too_large', `${location}: a ${JSON.stringify(record.type)} record of ${bytes} bytes passes the line limit (maxLineBytes ${maxLineBytes}); nothing more is written, the journal stays resumable up to here`);
+  }
+  return { line, bytes };
+}
+
 /** The first record of every journal. */
 export interface SessionHeader extends JournalRecord {
   readonly type: 'session';

@@ -17,12 +17,17 @@
  *
  * One runtime writes a journal at a time: its lock is a lease the store renews (see
  * `jsonl-lock.ts`); a store whose lock was taken over fails with `lease_lost` before writing.
+ *
+ * Size limits keep every journal readable: a file is read whole (at most `maxJournalBytes`,
+ * Node's largest single read) and a line is decoded into one string (at most `maxLineBytes`).
+ * A record that would pass either fails the store with `journal_too_large` before it is written,
+ * so the journal stays resumable up to the record before it.
  */
-import { closeSync, existsSync, fdatasyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fdatasyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { nanoid } from 'nanoid';
 import { FailureState } from './failure.js';
-import { parseRecord, sessionHeader } from './format.js';
+import { byteLimit, DEFAULT_MAX_LINE_BYTES, encodeRecord, parseRecord, sessionHeader } from './format.js';
 import { acquireLock, DEFAULT_LOCK_LEASE_MS, type JournalLock } from './jsonl-lock.js';
 import { StoreError, type JournalRecord, type SessionStore } from './types.js';
 
@@ -54,9 +59,62 @@ export interface JsonlStoreOptions {
    * gone. A holder that is still alive after all fails with `lease_lost` at its next write.
    */
   readonly takeover?: boolean;
+  /**
+   * The largest journal file (default {@link DEFAULT_MAX_JOURNAL_BYTES}, 2 GiB less a byte: the
+   * largest file Node reads in one call). A record that would take the file past it fails the
+   * store with `journal_too_large` instead of being written, so the journal can still be
+   * opened; a larger file is refused on open with the same code.
+   */
+  readonly maxJournalBytes?: number;
+  /**
+   * The longest line, in UTF-8 bytes (default {@link DEFAULT_MAX_LINE_BYTES}, about 512 MiB:
+   * the longest string V8 holds). A longer record fails the store with `journal_too_large`; a
+   * longer line on open is an error naming its line (dropped, with what follows, by `repair`).
+   */
+  readonly maxLineBytes?: number;
+}
+
+/** The largest journal file by default: Node reads at most 2 GiB less a byte in one call. */
+export const DEFAULT_MAX_JOURNAL_BYTES = 2 ** 31 - 1;
+
+/** The size limits a JSON Lines journal is held to. */
+export interface JournalLimits {
+  readonly maxJournalBytes: number;
+  readonly maxLineBytes: number;
+}
+
+function limitsOf(options: Pick<JsonlStoreOptions, 'maxJournalBytes' | 'maxLineBytes'>): JournalLimits {
+  return {
+    maxJournalBytes: byteLimit(options.maxJournalBytes, DEFAULT_MAX_JOURNAL_BYTES, 'maxJournalBytes'),
+    maxLineBytes: byteLimit(options.maxLineBytes, DEFAULT_MAX_LINE_BYTES, 'maxLineBytes'),
+  };
 }
 
 const SUFFIX = '.jsonl';
+/** At most this many UTF-16 units go into one write (well below V8's longest string). */
+const WRITE_GROUP_UNITS = 64 * 1024 * 1024;
+
+/** Creates `dir` if missing; refuses a path that is not a directory with `not_a_journal`. */
+function ensureDir(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (error) {
+    throw new StoreError('not_a_journal', `cannot use ${dir} as the journal directory: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+  if (!statSync(dir).isDirectory()) throw new StoreError('not_a_journal', `${dir} is not a directory; the journal directory must be one`);
+}
+
+/** Refuses a journal path that holds something other than a file (a directory, a device). */
+function checkJournalPath(file: string): void {
+  let stat;
+  try {
+    stat = statSync(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw new StoreError('not_a_journal', `cannot use ${file} as a journal: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+  if (!stat.isFile()) throw new StoreError('not_a_journal', `${file} is ${stat.isDirectory() ? 'a directory' : 'not a regular file'}, not a journal; move it away or choose another session id`);
+}
 
 /**
  * Starts the journal of a new session. Refuses a session whose file exists.
@@ -68,14 +126,16 @@ const SUFFIX = '.jsonl';
  * ```
  */
 export function createJsonlStore(options: JsonlStoreOptions): JsonlSessionStore {
-  mkdirSync(options.dir, { recursive: true });
+  const limits = limitsOf(options);
+  ensureDir(options.dir);
   const sessionId = options.sessionId ?? `session_${nanoid(12)}`;
   const file = join(options.dir, `${sessionId}${SUFFIX}`);
+  checkJournalPath(file);
   const lock = acquireLock(file, lockOptions(options));
   try {
     if (existsSync(file)) throw new StoreError('session_exists', `${file} already exists; resume it with openJsonlStore instead`);
     const fd = openSync(file, 'wx');
-    const store = new JsonlSessionStore(file, fd, sessionId, [], lock, options);
+    const store = new JsonlSessionStore(file, fd, sessionId, [], lock, options, limits);
     store.append(sessionHeader(sessionId, (options.now ?? Date.now)()));
     store.writePending();
     return store;
@@ -102,12 +162,15 @@ function lockOptions(options: JsonlStoreOptions): { leaseMs: number; takeover: b
  * ```
  */
 export function openJsonlStore(options: JsonlStoreOptions): JsonlSessionStore {
+  const limits = limitsOf(options);
+  if (existsSync(options.dir) && !statSync(options.dir).isDirectory()) throw new StoreError('not_a_journal', `${options.dir} is not a directory; the journal directory must be one`);
   const sessionId = options.sessionId ?? onlySession(options.dir);
   const file = join(options.dir, `${sessionId}${SUFFIX}`);
   if (!existsSync(file)) throw new StoreError('unknown_session', `no journal ${file}`);
+  checkJournalPath(file);
   const lock = acquireLock(file, lockOptions(options));
   try {
-    const { records, validBytes } = readJournal(file, options.repair === true);
+    const { records, validBytes } = readJournal(file, options.repair === true, limits);
     const fd = openSync(file, 'r+');
     ftruncateSync(fd, validBytes);
     const header = records[0];
@@ -115,7 +178,7 @@ export function openJsonlStore(options: JsonlStoreOptions): JsonlSessionStore {
       closeSync(fd);
       throw new StoreError('corrupt_journal', `${file}:1: the header names session ${JSON.stringify(header?.['sessionId'])}, not ${sessionId}`);
     }
-    return new JsonlSessionStore(file, fd, sessionId, records, lock, options, validBytes);
+    return new JsonlSessionStore(file, fd, sessionId, records, lock, options, limits, validBytes);
   } catch (error) {
     lock.release();
     throw error;
@@ -130,8 +193,16 @@ function onlySession(dir: string): string {
   return names[0]!.slice(0, -SUFFIX.length);
 }
 
-/** Reads the records of a journal file; `validBytes` is where whole, valid lines end. */
-export function readJournal(file: string, repair: boolean): { records: JournalRecord[]; validBytes: number } {
+/**
+ * Reads the records of a journal file; `validBytes` is where whole, valid lines end. A file
+ * past `maxJournalBytes` is refused whole, a line past `maxLineBytes` like any corrupt line.
+ */
+export function readJournal(file: string, repair: boolean, limits: Partial<JournalLimits> = {}): { records: JournalRecord[]; validBytes: number } {
+  const { maxJournalBytes, maxLineBytes } = limitsOf(limits);
+  const size = statSync(file).size;
+  if (size > maxJournalBytes) {
+    throw new StoreError('journal_too_large', `${file}: the journal holds ${size} bytes, past the limit of ${maxJournalBytes} (maxJournalBytes); it cannot be read in one piece. Nothing is appended to it`);
+  }
   const bytes = readFileSync(file);
   const records: JournalRecord[] = [];
   let start = 0;
@@ -142,6 +213,9 @@ export function readJournal(file: string, repair: boolean): { records: JournalRe
     if (end < 0) break;
     line++;
     try {
+      if (end - start > maxLineBytes) {
+        throw new StoreError('journal_too_large', `${file}:${line}: a line of ${end - start} bytes, past the limit of ${maxLineBytes} (maxLineBytes); nothing is appended to this journal until it is repaired`);
+      }
       records.push(parseRecord(bytes.toString('utf8', start, end), `${file}:${line}`, records.length === 0));
     } catch (error) {
       if (!repair || (error as StoreError).code === 'newer_format') throw error;
@@ -157,6 +231,10 @@ export function readJournal(file: string, repair: boolean): { records: JournalRe
 export class JsonlSessionStore implements SessionStore {
   readonly location: string;
   private pending: string[] = [];
+  /** Bytes written plus bytes queued: what the file will hold once `pending` is written. */
+  private queuedEnd: number;
+  /** A record that could not be queued (too large): the store fails once what came before is written. */
+  private refused: StoreError | undefined;
   private scheduled = false;
   private unsynced = false;
   private syncTimer: NodeJS.Timeout | undefined;
@@ -173,9 +251,11 @@ export class JsonlSessionStore implements SessionStore {
     readonly loaded: readonly JournalRecord[],
     private readonly lock: JournalLock,
     options: JsonlStoreOptions,
+    private readonly limits: JournalLimits,
     private position = 0,
   ) {
     this.location = file;
+    this.queuedEnd = position;
     this.state = new FailureState(file);
     this.fsync = options.fsync ?? 'interval';
     this.fsyncIntervalMs = options.fsyncIntervalMs ?? 1000;
@@ -201,7 +281,24 @@ export class JsonlSessionStore implements SessionStore {
 
   append(record: JournalRecord): void {
     this.state.check();
-    this.pending.push(`${JSON.stringify(record)}\n`);
+    // After a refused record nothing is queued: the journal must stay a prefix of what happened.
+    if (this.refused) return;
+    try {
+      const { line, bytes } = encodeRecord(record, this.limits.maxLineBytes, this.file);
+      if (this.queuedEnd + bytes + 1 > this.limits.maxJournalBytes) {
+        throw new StoreError(
+          'journal_too_large',
+          `${this.file}: a ${JSON.stringify(record.type)} record of ${bytes + 1} bytes would take the journal past its limit of ${this.limits.maxJournalBytes} bytes (maxJournalBytes), which could then never be opened again; nothing more is written, the journal stays resumable up to here`,
+        );
+      }
+      this.pending.push(`${line}\n`);
+      this.queuedEnd += bytes + 1;
+    } catch (error) {
+      if (!(error instanceof StoreError)) throw error;
+      // The store fails at the end of this turn (not inside the caller's transition), after
+      // writing the records queued before this one.
+      this.refused = error;
+    }
     if (!this.scheduled) {
       this.scheduled = true;
       setImmediate(() => this.writePending());
@@ -211,16 +308,33 @@ export class JsonlSessionStore implements SessionStore {
   /** Writes queued records to the file now (one write); fsyncs per the policy. */
   writePending(): void {
     this.scheduled = false;
+    this.writeQueued();
+    if (this.refused && !this.state.error) {
+      // What came before the refused record is kept, and made durable like at close.
+      this.syncNow();
+      this.state.fail(this.refused);
+    }
+  }
+
+  private writeQueued(): void {
     if (this.pending.length === 0 || this.state.error) return;
     // Fencing: a runtime whose lock was taken over must not write after the new holder.
     if (!this.lock.held()) return this.leaseLost();
-    const chunk = Buffer.from(this.pending.join(''), 'utf8');
+    const lines = this.pending;
     this.pending = [];
     try {
-      let offset = 0;
-      while (offset < chunk.length) offset += writeSync(this.fd, chunk, offset, chunk.length - offset, this.position + offset);
-      this.position += chunk.length;
-      this.unsynced = true;
+      // One write per turn, unless the turn queued more than one string can hold.
+      for (let from = 0; from < lines.length; ) {
+        let to = from;
+        let units = 0;
+        while (to < lines.length && (to === from || units + lines[to]!.length <= WRITE_GROUP_UNITS)) units += lines[to++]!.length;
+        const chunk = Buffer.from(to === from + 1 ? lines[from]! : lines.slice(from, to).join(''), 'utf8');
+        let offset = 0;
+        while (offset < chunk.length) offset += writeSync(this.fd, chunk, offset, chunk.length - offset, this.position + offset);
+        this.position += chunk.length;
+        this.unsynced = true;
+        from = to;
+      }
       if (this.fsync === 'always') this.syncNow();
       else if (this.fsync === 'interval' && !this.syncTimer) {
         this.syncTimer = setTimeout(() => {

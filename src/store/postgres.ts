@@ -16,7 +16,7 @@ import { hostname } from 'node:os';
 import pg from 'pg';
 import { nanoid } from 'nanoid';
 import { FailureState } from './failure.js';
-import { JOURNAL_FORMAT, parseRecord, sessionHeader } from './format.js';
+import { byteLimit, DEFAULT_MAX_LINE_BYTES, encodeRecord, JOURNAL_FORMAT, parseRecord, sessionHeader } from './format.js';
 import { StoreError, type JournalRecord, type SessionStore } from './types.js';
 
 /** Options of {@link createPostgresStore} and {@link openPostgresStore}. */
@@ -40,6 +40,11 @@ export interface PostgresStoreOptions {
   readonly signal?: AbortSignal;
   /** Time source for the session header. Default `Date.now`. */
   readonly now?: () => number;
+  /**
+   * The longest record, in UTF-8 bytes (default about 512 MiB, the longest string V8 holds: a
+   * longer row could not be read back). A longer record fails the store with `journal_too_large`.
+   */
+  readonly maxLineBytes?: number;
 }
 
 const IDENT = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -50,9 +55,11 @@ interface Setup {
   readonly schema: string;
   readonly node: string;
   readonly leaseMs: number;
+  readonly maxLineBytes: number;
 }
 
 async function connect(options: PostgresStoreOptions): Promise<Setup> {
+  const maxLineBytes = byteLimit(options.maxLineBytes, DEFAULT_MAX_LINE_BYTES, 'maxLineBytes');
   const schema = options.schema ?? 'subagent_actors';
   if (!IDENT.test(schema)) throw new TypeError(`schema must be lowercase letters, digits and "_" (got ${JSON.stringify(schema)})`);
   const ownsPool = options.pool === undefined;
@@ -81,7 +88,7 @@ async function connect(options: PostgresStoreOptions): Promise<Setup> {
     if (ownsPool) await pool.end().catch(() => {});
     throw unreachable(pool, error);
   }
-  return { pool, ownsPool, schema, node: options.node ?? `${hostname()}:${process.pid}`, leaseMs: options.leaseMs ?? 10_000 };
+  return { pool, ownsPool, schema, node: options.node ?? `${hostname()}:${process.pid}`, leaseMs: options.leaseMs ?? 10_000, maxLineBytes };
 }
 
 function unreachable(pool: pg.Pool, error: unknown): StoreError {
@@ -175,6 +182,8 @@ function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
 export class PostgresSessionStore implements SessionStore {
   readonly location: string;
   private pending: string[] = [];
+  /** A record too large to store: the store fails once what came before is written. */
+  private refused: StoreError | undefined;
   private writing: Promise<void> | undefined;
   private readonly state: FailureState;
   private readonly renewTimer: NodeJS.Timeout;
@@ -200,13 +209,24 @@ export class PostgresSessionStore implements SessionStore {
 
   append(record: JournalRecord): void {
     this.state.check();
-    this.pending.push(JSON.stringify(record));
+    // After a refused record nothing is queued: the journal must stay a prefix of what happened.
+    if (this.refused) return;
+    try {
+      this.pending.push(encodeRecord(record, this.setup.maxLineBytes, this.location).line);
+    } catch (error) {
+      if (!(error instanceof StoreError)) throw error;
+      this.refused = error;
+    }
     this.writing ??= this.drain();
   }
 
   private async drain(): Promise<void> {
     try {
       await this.writeBatches();
+      if (this.refused && !this.state.error) {
+        clearInterval(this.renewTimer);
+        this.state.fail(this.refused);
+      }
     } finally {
       this.writing = undefined;
     }
@@ -272,7 +292,9 @@ export class PostgresSessionStore implements SessionStore {
     }
     this.state.closed = true;
     clearInterval(this.renewTimer);
-    if (!this.state.error) {
+    // A store that lost its lease must not touch the session row; one that failed otherwise
+    // still holds it (the update is fenced by its token) and frees it for the next open.
+    if (this.state.error?.code !== 'lease_lost') {
       await this.setup.pool
         .query(`UPDATE ${this.setup.schema}.sessions SET lease_owner = NULL, lease_expires = now() WHERE session_id = $1 AND lease_token = $2`, [this.sessionId, this.fencingToken])
         .catch(() => {});

@@ -12,6 +12,8 @@ export interface JournalRecord {
 /** Why a store refused to open, to append or to go on. */
 export type StoreErrorCode =
   | 'corrupt_journal'
+  | 'not_a_journal'
+  | 'journal_too_large'
   | 'newer_format'
   | 'session_exists'
   | 'unknown_session'
