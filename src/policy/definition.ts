@@ -30,7 +30,12 @@ export interface AgentDefinition {
   /** Model id or alias. Absent (also for Claude Code's `inherit`) means "the runtime decides". */
   readonly model?: string;
   readonly effort?: Effort;
-  /** Allow list of tool names; absent means every available tool, `[]` means none. */
+  /**
+   * Allow list of tool names; `[]` means none. Absent means every tool of the delegating
+   * agent but `Agent` (as in Claude Code, where such a subagent cannot start subagents),
+   * unless the runtime sets `allowNesting`. `Agent(worker, researcher)` (or Claude Code's
+   * older `Task(…)`) keeps `Agent` for those roles only.
+   */
   readonly tools?: readonly string[];
   /** Deny list applied after the allow list. */
   readonly disallowedTools?: readonly string[];

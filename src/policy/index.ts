@@ -15,4 +15,5 @@ export type { PathAnchors } from './permission-pattern.js';
 export { PERMISSION_MODES, PERMISSION_MODE_RULES, type PermissionModeRules } from './permission-mode.js';
 export { CLAUDE_MODEL_ALIASES, INHERIT_MODEL, resolveModelName, type ModelResolution } from './model-alias.js';
 export { mapToolEntry } from './tool-mapping.js';
+export { AGENT_TOOL, LEGACY_AGENT_TOOL, checkSpawnRole, normalizeAgentEntry } from './agent-entries.js';
 export { resolveLimits } from './limits.js';

@@ -29,6 +29,7 @@ import { homedir } from 'node:os';
 import { resolve as resolvePath } from 'node:path';
 import type { PathAnchors } from '../policy/permission-pattern.js';
 import { toolCapabilities } from '../policy/capabilities.js';
+import { AGENT_TOOL } from '../policy/agent-entries.js';
 import { resolveModelName } from '../policy/model-alias.js';
 import { BUILTIN_TOOL_NAMES } from '../request/tool-names.js';
 import { NOTHING_INHERITED } from '../request/prefix-reuse.js';
@@ -130,7 +131,14 @@ export class RuntimeCore {
     this.journal = options.store ? new SessionJournal(options.store, image) : undefined;
     this.replayed = image?.agents;
     options.store?.onFailure((error) => this.halt(error));
-    const known = [...BUILTIN_TOOL_NAMES.map((name) => ({ name, hasMatcher: false })), ...(options.tools ?? []).map((t) => ({ name: t.name, hasMatcher: t.permission !== undefined }))];
+    // Agent checks its patterns itself: `Agent(worker)` names the roles a spawn may use.
+    const grantsOf = (name: string, own: readonly string[] = []): readonly string[] => [
+      ...new Set([...(options.capabilities ? toolCapabilities(options.capabilities, name) : []), ...own]),
+    ];
+    const known = [
+      ...BUILTIN_TOOL_NAMES.map((name) => ({ name, hasMatcher: name === AGENT_TOOL, grants: grantsOf(name) })),
+      ...(options.tools ?? []).map((t) => ({ name: t.name, hasMatcher: t.permission !== undefined, grants: grantsOf(t.name, t.capabilities) })),
+    ];
     this.roles = new Roles({ ...options, canConfirm: options.confirm !== undefined }, known);
     for (const warning of this.roles.warnings) options.onWarning?.(warning);
     // find_roles, when the catalog needs it, is a host tool of the runtime's own.

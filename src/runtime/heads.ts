@@ -6,6 +6,7 @@
  * byte-identical by construction. Only a tool filter (a role's allow or deny list) makes a
  * different head, and equal inputs share one frozen object, so each head is serialized once.
  */
+import { AGENT_TOOL } from '../policy/agent-entries.js';
 import { effectiveToolNames } from '../policy/tool-filter.js';
 import { PresetError, resolvePreset, type Preset, type PresetCatalog, type PresetDefinition } from '../request/preset.js';
 import { SEND_MESSAGE_TOOL } from '../request/tool-names.js';
@@ -71,7 +72,8 @@ export class Heads {
   }) {
     this.roleSearch = options.roleSearch === true;
     const agent = agentToolSchema(options.roleCatalog ?? '');
-    const matched = new Set((options.tools ?? []).filter((t) => t.permission !== undefined).map((t) => t.name));
+    // Agent checks its own patterns at spawn (`Agent(worker)`: the roles it may start).
+    const matched = new Set([AGENT_TOOL, ...(options.tools ?? []).filter((t) => t.permission !== undefined).map((t) => t.name)]);
     this.hasMatcher = (name) => matched.has(name);
     this.registry = createToolRegistry(
       options.tools ?? [],

@@ -12,6 +12,8 @@ import { FIND_ROLES_TOOL, roleCatalog, type RoleCatalog, type RoleCatalogLimits 
 import { findRolesTool } from './find-roles.js';
 import type { RuntimeTool } from './types.js';
 import { checkRequestTimeout, checkRetryPolicy } from '../policy/retry-policy.js';
+import { normalizeAgentEntry } from '../policy/agent-entries.js';
+import { PERMISSION_MODE_RULES } from '../policy/permission-mode.js';
 
 /** The fields of an agent definition the runtime reads; loaded definitions fit it. */
 export type RoleDefinition = Pick<AgentDefinition, 'name'> &
@@ -38,6 +40,8 @@ export interface KnownTool {
   readonly name: string;
   /** Whether the tool declares a permission matcher, so `Tool(pattern)` entries can be enforced. */
   readonly hasMatcher: boolean;
+  /** The capabilities calling it exercises (`write`, `shell`, …), for permission modes. */
+  readonly grants?: readonly string[];
 }
 
 /** Options of {@link Roles}. */
@@ -103,8 +107,11 @@ function prepareRole(role: RoleDefinition, options: RolesOptions, tools: readonl
   // only surface at the first failed request.
   if (role.retry !== undefined) checkRetryPolicy(role.retry, `${roleLabel(role)} retry`);
   if (role.requestTimeoutMs !== undefined) checkRequestTimeout(role.requestTimeoutMs, `${roleLabel(role)} requestTimeoutMs`);
-  if (options.toolNames === undefined) return role;
-  const map = (entries: readonly string[] | undefined) => (entries === undefined ? undefined : Object.freeze(entries.map((entry) => mapEntry(entry, options.toolNames, tools))));
+  const legacy = (entry: string): string => (tools.some((tool) => toolNameMatches(entry, tool.name)) ? entry : normalizeAgentEntry(entry));
+  const hasLegacy = [...(role.tools ?? []), ...(role.disallowedTools ?? [])].some((entry) => legacy(entry) !== entry);
+  if (options.toolNames === undefined && !hasLegacy) return role;
+  const map = (entries: readonly string[] | undefined) =>
+    entries === undefined ? undefined : Object.freeze(entries.map((entry) => mapEntry(legacy(entry), options.toolNames, tools)));
   const mapped = { ...role, ...(role.tools ? { tools: map(role.tools) } : {}), ...(role.disallowedTools ? { disallowedTools: map(role.disallowedTools) } : {}) };
   return Object.freeze(mapped);
 }
@@ -137,6 +144,7 @@ function checkRole(role: RoleDefinition, options: RolesOptions, tools: readonly 
       }
     }
   }
+  found.push(...modeRemovals(role, tools));
   if (role.model !== undefined) {
     const resolved = resolveModelName(role.model, options.models, 'inherit');
     if (!resolved.ok) warn('model', `${resolved.reason}; spawning this role fails until the host maps it`);
@@ -145,4 +153,24 @@ function checkRole(role: RoleDefinition, options: RolesOptions, tools: readonly 
     warn('permissionMode', 'permissionMode bypassPermissions needs the host\'s confirmation, and this runtime has no confirm callback, so spawning this role is refused');
   }
   return found;
+}
+
+/**
+ * Entries of the role's `tools` that its permission mode takes away again (`plan` removes
+ * tools that write or run commands): one warning per tool, naming the role, its file and the
+ * tool, because the file asks for something the role will not get.
+ */
+function modeRemovals(role: RoleDefinition, tools: readonly KnownTool[]): RoleWarning[] {
+  const mode = role.permissionMode;
+  if (mode === undefined || role.tools === undefined) return [];
+  const removes = PERMISSION_MODE_RULES[mode].removes;
+  const warnings: RoleWarning[] = [];
+  for (const tool of tools) {
+    const entries = role.tools.filter((entry) => toolNameMatches(entry, tool.name));
+    const removed = removes.filter((capability) => tool.grants?.includes(capability) === true);
+    if (entries.length === 0 || removed.length === 0) continue;
+    const message = `${roleLabel(role)}: permissionMode ${mode} removes the tool ${tool.name} (listed in tools as ${entries.map((e) => JSON.stringify(e)).join(', ')}), because it grants ${removed.join(' and ')}; the role does not get it`;
+    warnings.push(Object.freeze({ role: role.name, file: role.source?.file, key: 'permissionMode', message }));
+  }
+  return warnings;
 }

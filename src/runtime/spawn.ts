@@ -12,6 +12,7 @@ import { selectSnapshot } from '../context/select.js';
 import type { ContextMode, ContextSpec } from '../context/types.js';
 import { roleLabel, type RoleDefinition } from './roles.js';
 import { resolveModelName } from '../policy/model-alias.js';
+import { AGENT_TOOL, checkSpawnRole } from '../policy/agent-entries.js';
 import { PERMISSION_MODE_RULES } from '../policy/permission-mode.js';
 import type { PermissionLayer } from '../policy/tool-permissions.js';
 import type { SystemConfiguration } from '../request/types.js';
@@ -100,6 +101,9 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
 
   // 2. resolve the context mode: runtime default, then the role's default, then the spawn.
   const role = core.roles.resolve(request.role);
+  // `Agent(worker)` in a role above: only the roles it names may be started.
+  const allowed = checkSpawnRole(parent.permissions, role?.name);
+  if (!allowed.ok) throw new RuntimeError('tool_not_allowed', allowed.reason);
   const spec: ContextSpec = resolveContextSpec({
     runtimeDefault: core.options.defaults?.context ?? 'none',
     ...(role ? { role: { name: role.name, context: role.context, contexts: role.contexts } } : {}),
@@ -267,6 +271,10 @@ function permissionLayers(
   const layers: PermissionLayer[] = [];
   if (role && (role.tools !== undefined || (role.disallowedTools?.length ?? 0) > 0)) {
     layers.push({ label: roleLabel(role), ...(role.tools ? { allow: role.tools } : {}), ...(role.disallowedTools ? { deny: role.disallowedTools } : {}) });
+  }
+  // Claude Code: a subagent without a tools list inherits its parent's tools, but not Agent.
+  if (role !== undefined && role.tools === undefined && core.options.allowNesting !== true) {
+    layers.push({ label: `${roleLabel(role)}, which has no tools list (it inherits every tool but ${AGENT_TOOL})`, deny: [AGENT_TOOL] });
   }
   if (hostTools && (hostTools.allow !== undefined || (hostTools.deny?.length ?? 0) > 0)) {
     layers.push({ label: "the host's spawn policy", ...(hostTools.allow ? { allow: hostTools.allow } : {}), ...(hostTools.deny ? { deny: hostTools.deny } : {}) });

@@ -214,6 +214,12 @@ export interface RuntimeOptions {
   /** Agent definitions spawns may name as `role`; without them a role is a plain label. */
   readonly roles?: Iterable<RoleDefinition>;
   /**
+   * Whether a role without a `tools` list keeps `Agent` (and may start subagents of its own)
+   * along with the rest of its parent's tools. Default `false`: as in Claude Code, such a
+   * role inherits every tool but `Agent`. A role that lists `Agent` keeps it either way.
+   */
+  readonly allowNesting?: boolean;
+  /**
    * How the `Agent` tool's description lists `roles` (fixed when the runtime starts): its byte
    * budget, description length and the host's ranking, or `false` to leave it out. Every role
    * stays reachable: by description, by name, or through the `find_roles` tool the runtime

@@ -89,7 +89,7 @@ describe('permissionMode', () => {
   it('plan removes the tools that write or run commands', async () => {
     const { rt, toolsOf } = session(async () => ({ approved: true }));
     await (await rt.spawn('/root', { task_name: 'p', message: 'x', role: 'r-plan' })).result;
-    expect(toolsOf('/root/p')).toEqual(['Agent', 'send_message', 'list_agents', 'cancel_agent', 'close_agent', 'read_file']);
+    expect(toolsOf('/root/p')).toEqual(['send_message', 'list_agents', 'cancel_agent', 'close_agent', 'read_file']);
   });
 
   it('acceptEdits and default start without a question when nothing is newly risky', async () => {
