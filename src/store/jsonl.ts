@@ -17,14 +17,16 @@
  *
  * One runtime writes a journal at a time: its lock is a lease the store renews (see
  * `jsonl-lock.ts`); a store whose lock was taken over fails with `lease_lost` before writing.
+ * The lock sits beside the journal's real path, so a journal reached through a symbolic link
+ * still has one writer. A session id is a file name in `dir`, never a path.
  *
  * Size limits keep every journal readable: a file is read whole (at most `maxJournalBytes`,
  * Node's largest single read) and a line is decoded into one string (at most `maxLineBytes`).
  * A record that would pass either fails the store with `journal_too_large` before it is written,
  * so the journal stays resumable up to the record before it.
  */
-import { closeSync, existsSync, fdatasyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, existsSync, fdatasyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, statSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { nanoid } from 'nanoid';
 import { FailureState } from './failure.js';
 import { byteLimit, DEFAULT_MAX_LINE_BYTES, encodeRecord, parseRecord, sessionHeader } from './format.js';
@@ -94,6 +96,35 @@ const SUFFIX = '.jsonl';
 /** At most this many UTF-16 units go into one write (well below V8's longest string). */
 const WRITE_GROUP_UNITS = 64 * 1024 * 1024;
 
+/**
+ * Checks a session id: it names a file in `dir`, so it must not be empty, `.` or `..`, nor hold
+ * a path separator (`/`, `\`) or a control character (NUL, newlines). Throws `invalid_session_id`.
+ */
+function checkSessionId(sessionId: unknown): string {
+  // eslint-disable-next-line no-control-regex
+  const bad = typeof sessionId !== 'string' || sessionId === '' || sessionId === '.' || sessionId === '..' || /[/\\\u0000-\u001f\u007f]/.test(sessionId);
+  if (bad) {
+    throw new StoreError(
+      'invalid_session_id',
+      `sessionId ${JSON.stringify(sessionId)} cannot name a journal file: it must be a non-empty file name (not "." or ".."), without "/", "\\" or control characters`,
+    );
+  }
+  return sessionId;
+}
+
+/**
+ * Where the journal's lock goes: beside its real path (links resolved), so every way of reaching
+ * one journal file takes the same lock.
+ */
+function lockTarget(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    return join(realpathSync(dirname(file)), basename(file));
+  }
+}
+
 /** Creates `dir` if missing; refuses a path that is not a directory with `not_a_journal`. */
 function ensureDir(dir: string): void {
   try {
@@ -126,12 +157,12 @@ function checkJournalPath(file: string): void {
  * ```
  */
 export function createJsonlStore(options: JsonlStoreOptions): JsonlSessionStore {
+  const sessionId = checkSessionId(options.sessionId ?? `session_${nanoid(12)}`);
   const limits = limitsOf(options);
   ensureDir(options.dir);
-  const sessionId = options.sessionId ?? `session_${nanoid(12)}`;
   const file = join(options.dir, `${sessionId}${SUFFIX}`);
   checkJournalPath(file);
-  const lock = acquireLock(file, lockOptions(options));
+  const lock = acquireLock(lockTarget(file), lockOptions(options));
   try {
     if (existsSync(file)) throw new StoreError('session_exists', `${file} already exists; resume it with openJsonlStore instead`);
     const fd = openSync(file, 'wx');
@@ -164,11 +195,11 @@ function lockOptions(options: JsonlStoreOptions): { leaseMs: number; takeover: b
 export function openJsonlStore(options: JsonlStoreOptions): JsonlSessionStore {
   const limits = limitsOf(options);
   if (existsSync(options.dir) && !statSync(options.dir).isDirectory()) throw new StoreError('not_a_journal', `${options.dir} is not a directory; the journal directory must be one`);
-  const sessionId = options.sessionId ?? onlySession(options.dir);
+  const sessionId = options.sessionId === undefined ? onlySession(options.dir) : checkSessionId(options.sessionId);
   const file = join(options.dir, `${sessionId}${SUFFIX}`);
   if (!existsSync(file)) throw new StoreError('unknown_session', `no journal ${file}`);
   checkJournalPath(file);
-  const lock = acquireLock(file, lockOptions(options));
+  const lock = acquireLock(lockTarget(file), lockOptions(options));
   try {
     const { records, validBytes } = readJournal(file, options.repair === true, limits);
     const fd = openSync(file, 'r+');

@@ -13,6 +13,7 @@ export interface JournalRecord {
 export type StoreErrorCode =
   | 'corrupt_journal'
   | 'not_a_journal'
+  | 'invalid_session_id'
   | 'journal_too_large'
   | 'newer_format'
   | 'session_exists'
