@@ -20,9 +20,11 @@ const BASE_LAYERS = {
   machines: ['src/dialogue', 'src/context', 'src/request'],
   'src/load': PURE,
   'src/inspect': PURE,
+  // Spans of the agent tree; below the runtime, which reports to it. It needs nothing else.
+  'src/otel': [],
   'src/store': [...PURE, 'src/model', 'machines'],
   'src/testing': [...PURE, 'src/model', 'machines', 'src/inspect'],
-  'src/runtime': [...PURE, 'src/model', 'machines', 'src/load', 'src/inspect', 'src/store'],
+  'src/runtime': [...PURE, 'src/model', 'machines', 'src/load', 'src/inspect', 'src/store', 'src/otel'],
   'src/pi': [...PURE, 'src/model', 'machines', 'src/load', 'src/runtime'],
   'src/viewer': [...PURE, 'src/model', 'machines', 'src/inspect', 'src/store', 'src/runtime'],
 };
@@ -69,7 +71,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/text/**', 'src/dialogue/**', 'src/context/**', 'src/request/**', 'src/policy/**'],
+    files: ['src/text/**', 'src/dialogue/**', 'src/context/**', 'src/request/**', 'src/policy/**', 'src/otel/**'],
     rules: { 'no-restricted-imports': ['error', { patterns: [NO_XSTATE, NO_IO] }] },
   },
   {

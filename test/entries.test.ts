@@ -131,6 +131,10 @@ const PINNED: Record<string, { readonly values: readonly string[]; readonly type
     values: ['PI_SESSION_MODEL', 'piBranchDialogue', 'piBuiltinTools', 'piContext', 'piHostTools', 'piMessageOf', 'piModelAdapter', 'piSessionHead', 'piSubagents'],
     types: ['AnyPiToolDefinition', 'PiHostToolsInput', 'PiModelSource', 'PiRuntimeOptions', 'PiSessionHead', 'PiSubagentsOptions'],
   },
+  './otel': {
+    values: ['GenAi', 'Sa', 'SaEvents', 'TRACER_NAME', 'TraceBuilder'],
+    types: ['AgentEnd', 'AgentStart', 'ChatEnd', 'ChatRetry', 'ChatStart', 'ChatUsage', 'EventAttributes', 'OtelApi', 'SpanRef', 'TelemetryOptions', 'ToolEnd', 'ToolStart', 'TracerLike'],
+  },
   './ai-sdk': {
     values: ['UnknownModelError', 'aiSdkModel', 'passThroughEffort', 'providerKey'],
     types: ['AiSdkModelOptions', 'AiSdkModelTableOptions', 'EffortMapper'],

@@ -1,0 +1,296 @@
+/**
+ * Builds the agent tree's OpenTelemetry spans from the facts the runtime reports: one
+ * `invoke_agent {name}` span per agent (reservation to settlement), its later turns as child
+ * spans, a `chat {model}` span per model request and an `execute_tool {tool}` span per tool
+ * call. A subagent's span is a child of the `execute_tool Agent` span that spawned it.
+ *
+ * The API module is handed in (see `loadOtelApi`), so nothing here loads `@opentelemetry/api`:
+ * only hosts that trace need it installed.
+ */
+import type * as OtelApiModule from '@opentelemetry/api';
+import type { Attributes, Context, Link, Span, SpanContext, Tracer } from '@opentelemetry/api';
+import { GenAi, Sa, SaEvents } from './attributes.js';
+import type { AgentEnd, AgentStart, ChatEnd, ChatRetry, ChatStart, EventAttributes, SpanRef, TelemetryOptions, ToolEnd, ToolStart } from './types.js';
+
+/** What the builder uses of `@opentelemetry/api`. */
+export type OtelApi = Pick<typeof OtelApiModule, 'trace' | 'context' | 'ROOT_CONTEXT'>;
+
+// The API's enum values (stable in 1.x), so no value import of the package is needed here.
+const SPAN_KIND_INTERNAL = 0;
+const SPAN_KIND_CLIENT = 2;
+const STATUS_ERROR = 2;
+
+/** The name the tracer is taken under from the global provider. */
+export const TRACER_NAME = 'subagent-actors';
+
+interface Open {
+  readonly span: Span;
+  readonly context: Context;
+}
+
+/** One agent's open spans. */
+interface AgentSpans extends Open {
+  readonly name: string;
+  readonly start: AgentStart;
+  /** The span of the turn being run, for turns after the first. */
+  turn: (Open & { readonly number: number }) | undefined;
+  /** Tool calls running, by call id. */
+  readonly tools: Map<string, Open>;
+  /** Links for the next span opened under this agent (results delivered as inbox notices). */
+  pendingLinks: Link[];
+}
+
+/** Turns the runtime's facts into spans. One per runtime. */
+export class TraceBuilder {
+  private readonly tracer: Tracer;
+  readonly recordContent: boolean;
+  private readonly agents = new Map<string, AgentSpans>();
+  private readonly chats = new Map<object, Open>();
+
+  constructor(
+    private readonly api: OtelApi,
+    options: TelemetryOptions,
+  ) {
+    this.tracer = (options.tracer as Tracer | undefined) ?? api.trace.getTracer(TRACER_NAME);
+    this.recordContent = options.recordContent === true;
+  }
+
+  /** Opens an agent's `invoke_agent` span; returns its identity, for the journal. */
+  agentStarted(start: AgentStart): SpanRef {
+    const parent = start.parentPath === null ? undefined : this.agents.get(start.parentPath);
+    const spawner = parent && start.callId !== undefined ? parent.tools.get(start.callId) : undefined;
+    let parentContext = spawner?.context ?? (parent ? this.innermost(parent).context : this.api.ROOT_CONTEXT);
+    const links: Link[] = [];
+    if (start.previous) {
+      links.push({ context: this.spanContextOf(start.previous), attributes: { [Sa.resumed]: true } });
+      // A resumed root continues its trace under the span it had; a subagent under its parent's.
+      if (!parent) parentContext = this.api.trace.setSpanContext(this.api.ROOT_CONTEXT, this.spanContextOf(start.previous));
+    }
+    const name = start.name;
+    const attributes: Attributes = {
+      [GenAi.operationName]: 'invoke_agent',
+      [GenAi.agentId]: start.path,
+      [GenAi.agentName]: name,
+      [GenAi.conversationId]: start.sessionId,
+      [GenAi.requestModel]: start.model,
+      [Sa.treeId]: start.treeId,
+      [Sa.contextMode]: start.contextMode,
+      [Sa.context]: start.context,
+      [Sa.delivery]: start.delivery,
+      [Sa.lifetime]: start.lifetime,
+      ...(start.parentPath !== null ? { [Sa.parentAgentId]: start.parentPath } : {}),
+      ...(start.role !== undefined ? { [Sa.role]: start.role } : {}),
+      ...(start.previous ? { [Sa.resumed]: true } : {}),
+      ...(this.recordContent && typeof start.task === 'string' ? { [GenAi.inputMessages]: JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: start.task }] }]) } : {}),
+    };
+    const span = this.tracer.startSpan(`invoke_agent ${name}`, { kind: SPAN_KIND_INTERNAL, attributes, links }, parentContext);
+    const context = this.api.trace.setSpan(parentContext, span);
+    this.agents.set(start.path, { span, context, name, start, turn: undefined, tools: new Map(), pendingLinks: [] });
+    return refOf(span.spanContext());
+  }
+
+  /** Closes an agent's spans (its open turn, calls and requests first). */
+  agentEnded(path: string, end: AgentEnd): void {
+    const agent = this.agents.get(path);
+    if (!agent) return;
+    this.agents.delete(path);
+    for (const [, tool] of agent.tools) tool.span.end();
+    agent.tools.clear();
+    const attributes: Attributes = { [Sa.status]: end.status, [Sa.stopReason]: end.stopReason };
+    if (agent.turn) {
+      setOutcome(agent.turn.span, end);
+      agent.turn.span.end();
+      agent.turn = undefined;
+    }
+    agent.span.setAttributes(attributes);
+    setOutcome(agent.span, end);
+    agent.span.end();
+  }
+
+  /**
+   * A model request of turn `turn` starts. Turns after the first are child spans of the
+   * agent's span (opened here, at their first request). `key` identifies the request.
+   */
+  chatStarted(key: object, start: ChatStart): void {
+    const agent = this.agents.get(start.path);
+    if (!agent) return;
+    const under = this.turnSpan(agent, start.turn);
+    const attributes: Attributes = {
+      [GenAi.operationName]: 'chat',
+      [GenAi.providerName]: start.provider,
+      [GenAi.requestModel]: start.model,
+      [GenAi.agentId]: start.path,
+      [GenAi.conversationId]: agent.start.sessionId,
+      [Sa.turn]: start.turn,
+      [Sa.step]: start.step,
+    };
+    if (this.recordContent && start.content) {
+      const content = start.content();
+      if (content.system !== undefined) attributes[GenAi.systemInstructions] = JSON.stringify([{ type: 'text', content: content.system }]);
+      attributes[GenAi.inputMessages] = JSON.stringify(content.messages);
+    }
+    const links = agent.pendingLinks;
+    agent.pendingLinks = [];
+    const span = this.tracer.startSpan(`chat ${start.model}`, { kind: SPAN_KIND_CLIENT, attributes, links }, under.context);
+    this.chats.set(key, { span, context: this.api.trace.setSpan(under.context, span) });
+  }
+
+  /** A request's attempt failed and will be retried: an event on its `chat` span. */
+  chatRetried(key: object, retry: ChatRetry): void {
+    this.chats.get(key)?.span.addEvent(SaEvents.retry, compact({ attempt: retry.attempt, 'delay_ms': retry.delayMs, [GenAi.errorType]: retry.error, 'http.response.status_code': retry.status }));
+  }
+
+  /** Ends a request's `chat` span with its usage, or its error code. */
+  chatEnded(key: object, end: ChatEnd): void {
+    const chat = this.chats.get(key);
+    if (!chat) return;
+    this.chats.delete(key);
+    const span = chat.span;
+    if (end.usage) {
+      span.setAttributes({
+        [GenAi.inputTokens]: end.usage.inputTokens,
+        [GenAi.outputTokens]: end.usage.outputTokens,
+        [GenAi.cacheReadInputTokens]: end.usage.cacheReadTokens,
+        [GenAi.cacheCreationInputTokens]: end.usage.cacheWriteTokens,
+      });
+    }
+    if (end.finishReason !== undefined) span.setAttribute(GenAi.responseFinishReasons, [end.finishReason]);
+    if (end.responseModel !== undefined) span.setAttribute(GenAi.responseModel, end.responseModel);
+    if (this.recordContent && end.output) span.setAttribute(GenAi.outputMessages, JSON.stringify(end.output()));
+    if (end.errorCode !== undefined) {
+      span.setAttribute(GenAi.errorType, end.errorCode);
+      span.setStatus({ code: STATUS_ERROR, message: end.errorCode });
+    }
+    span.end();
+  }
+
+  /** Runs `fn` with the request's `chat` span active, so spans its provider code starts nest under it. */
+  inChat<T>(key: object, fn: () => T): T {
+    const chat = this.chats.get(key);
+    return chat ? this.api.context.with(chat.context, fn) : fn();
+  }
+
+  /** A tool call starts: an `execute_tool {tool}` span under the agent's turn. */
+  toolStarted(start: ToolStart): void {
+    const agent = this.agents.get(start.path);
+    if (!agent) return;
+    const under = this.innermost(agent);
+    const attributes: Attributes = {
+      [GenAi.operationName]: 'execute_tool',
+      [GenAi.toolName]: start.toolName,
+      [GenAi.toolCallId]: start.callId,
+      [GenAi.toolType]: 'function',
+      [GenAi.agentId]: start.path,
+      ...(this.recordContent && start.args !== undefined ? { [GenAi.toolCallArguments]: JSON.stringify(start.args) } : {}),
+    };
+    const span = this.tracer.startSpan(`execute_tool ${start.toolName}`, { kind: SPAN_KIND_INTERNAL, attributes }, under.context);
+    agent.tools.set(start.callId, { span, context: this.api.trace.setSpan(under.context, span) });
+  }
+
+  /** A tool call ended. */
+  toolEnded(path: string, callId: string, end: ToolEnd): void {
+    const agent = this.agents.get(path);
+    const tool = agent?.tools.get(callId);
+    if (!agent || !tool) return;
+    agent.tools.delete(callId);
+    if (this.recordContent) tool.span.setAttribute(GenAi.toolCallResult, end.content);
+    if (end.cancelled) tool.span.setAttribute(Sa.cancelled, true);
+    if (end.isError) {
+      const code = end.errorCode ?? (end.cancelled ? 'cancelled' : 'tool_error');
+      tool.span.setAttribute(GenAi.errorType, code);
+      tool.span.setStatus({ code: STATUS_ERROR, message: code });
+    }
+    tool.span.end();
+  }
+
+  /** A turn of a continuable agent ended: its turn span (turns after the first) ends. */
+  turnEnded(path: string, turn: number, status: string, stopReason?: string): void {
+    const agent = this.agents.get(path);
+    if (!agent?.turn || agent.turn.number !== turn) return;
+    agent.turn.span.setAttribute(Sa.status, status);
+    if (status === 'failed') setOutcome(agent.turn.span, { status, stopReason: stopReason ?? 'failed' });
+    agent.turn.span.end();
+    agent.turn = undefined;
+  }
+
+  /** An event on the agent's innermost open span (its running tool call `callId`, its turn, or itself). */
+  event(path: string, name: string, attributes: EventAttributes, callId?: string): void {
+    const agent = this.agents.get(path);
+    if (!agent) return;
+    const target = (callId !== undefined ? agent.tools.get(callId) : undefined) ?? this.innermost(agent);
+    target.span.addEvent(name, compact(attributes));
+  }
+
+  /**
+   * A cancellation: every stopped agent's span gets a `cancelled` event with the state it was
+   * in, and the span of whoever asked (the `cancel_agent` call, or the agent at `by`) the report.
+   */
+  cancelled(path: string, stopped: readonly { readonly path: string; readonly state: string }[], reason: string | undefined, by?: { readonly path: string; readonly callId?: string }): void {
+    for (const agent of stopped) this.event(agent.path, SaEvents.cancelled, { state: agent.state, reason, 'cancelled.root': path });
+    const report: EventAttributes = { target: path, reason, 'stopped.paths': stopped.map((s) => s.path), 'stopped.states': stopped.map((s) => s.state) };
+    if (by) this.event(by.path, SaEvents.cancelReport, report, by.callId);
+    else if (stopped.length > 0) this.event(path, SaEvents.cancelReport, report);
+  }
+
+  /**
+   * A subagent's result (or turn report) reached `to`'s inbox as a notice: an event on `to`'s
+   * span, and the next request `to` sends links back to the subagent's span.
+   */
+  noticeDelivered(to: string, from: string, fromSpan: SpanRef | undefined): void {
+    const agent = this.agents.get(to);
+    if (!agent) return;
+    const ref = fromSpan ?? this.refOfAgent(from);
+    this.innermost(agent).span.addEvent(SaEvents.notice, { from });
+    if (ref) agent.pendingLinks.push({ context: this.spanContextOf(ref), attributes: { [GenAi.agentId]: from } });
+  }
+
+  /** The identity of an agent's open span. */
+  refOfAgent(path: string): SpanRef | undefined {
+    const agent = this.agents.get(path);
+    return agent ? refOf(agent.span.spanContext()) : undefined;
+  }
+
+  /** Open spans (for tests of cleanup): agents and requests. */
+  get openSpans(): number {
+    let n = this.chats.size;
+    for (const agent of this.agents.values()) n += 1 + agent.tools.size + (agent.turn ? 1 : 0);
+    return n;
+  }
+
+  private innermost(agent: AgentSpans): Open {
+    return agent.turn ?? agent;
+  }
+
+  private turnSpan(agent: AgentSpans, turn: number): Open {
+    if (turn === 0) return agent;
+    if (agent.turn?.number === turn) return agent.turn;
+    agent.turn?.span.end();
+    const links = agent.pendingLinks;
+    agent.pendingLinks = [];
+    const attributes: Attributes = { [GenAi.operationName]: 'invoke_agent', [GenAi.agentId]: agent.start.path, [GenAi.agentName]: agent.name, [GenAi.conversationId]: agent.start.sessionId, [Sa.turn]: turn };
+    const span = this.tracer.startSpan(`invoke_agent ${agent.name}`, { kind: SPAN_KIND_INTERNAL, attributes, links }, agent.context);
+    agent.turn = { span, context: this.api.trace.setSpan(agent.context, span), number: turn };
+    return agent.turn;
+  }
+
+  private spanContextOf(ref: SpanRef): SpanContext {
+    return { traceId: ref.traceId, spanId: ref.spanId, traceFlags: ref.traceFlags, isRemote: true };
+  }
+}
+
+function refOf(context: SpanContext): SpanRef {
+  return { traceId: context.traceId, spanId: context.spanId, traceFlags: context.traceFlags };
+}
+
+/** Failed agents, turns and requests get an error status carrying their error code. */
+function setOutcome(span: Span, end: AgentEnd): void {
+  if (end.status !== 'failed') return;
+  span.setAttribute(GenAi.errorType, end.stopReason);
+  span.setStatus({ code: STATUS_ERROR, message: end.stopReason });
+}
+
+function compact(attributes: EventAttributes): Attributes {
+  const out: Attributes = {};
+  for (const [key, value] of Object.entries(attributes)) if (value !== undefined) out[key] = value as Attributes[string];
+  return out;
+}
