@@ -55,6 +55,8 @@ export interface DemoSessionOptions {
   /** Journals the session to this store; with `resume`, resumes the session it holds. */
   readonly store?: SessionStore;
   readonly resume?: boolean;
+  /** Traces the session with OpenTelemetry (`--otlp URL`). */
+  readonly telemetry?: RuntimeOptions['telemetry'];
 }
 
 /** What a finished session leaves. */
@@ -102,6 +104,7 @@ export async function runDemoSession(options: DemoSessionOptions): Promise<DemoS
     ...(options.now ? { now: options.now } : {}),
     ...(options.inspect ? { inspect: options.inspect } : {}),
     ...(options.store ? { store: options.store } : {}),
+    ...(options.telemetry ? { telemetry: options.telemetry } : {}),
   };
   const store = options.store;
   const runtime = options.resume && store ? resumeRuntime({ ...runtimeOptions, store }) : createRuntime(runtimeOptions);

@@ -39,6 +39,11 @@ export interface ModelDelta {
  */
 export interface ModelAdapter {
   readonly name: string;
+  /**
+   * The provider it talks to, as OpenTelemetry's `gen_ai.provider.name` names it (`anthropic`,
+   * `openai`, ...). Default: `name` up to its first `.` or `:`.
+   */
+  readonly provider?: string;
   sample(request: ModelRequest, context: SampleContext): Promise<ModelResponse>;
 }
 

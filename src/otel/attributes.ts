@@ -50,6 +50,7 @@ export const Sa = Object.freeze({
 export const SaEvents = Object.freeze({
   retry: 'subagent_actors.retry',
   summary: 'subagent_actors.summary',
+  compaction: 'subagent_actors.compaction',
   hook: 'subagent_actors.hook',
   confirmation: 'subagent_actors.confirmation',
   approval: 'subagent_actors.approval',

@@ -38,6 +38,8 @@ interface AgentSpans extends Open {
   readonly tools: Map<string, Open>;
   /** Links for the next span opened under this agent (results delivered as inbox notices). */
   pendingLinks: Link[];
+  /** Whether it has reported to its parent (a turn or its result) before. */
+  reported: boolean;
 }
 
 /** Turns the runtime's facts into spans. One per runtime. */
@@ -45,7 +47,8 @@ export class TraceBuilder {
   private readonly tracer: Tracer;
   readonly recordContent: boolean;
   private readonly agents = new Map<string, AgentSpans>();
-  private readonly chats = new Map<object, Open>();
+  /** Requests in flight, by agent path (an agent sends one at a time). */
+  private readonly chats = new Map<string, Open>();
 
   constructor(
     private readonly api: OtelApi,
@@ -85,7 +88,7 @@ export class TraceBuilder {
     };
     const span = this.tracer.startSpan(`invoke_agent ${name}`, { kind: SPAN_KIND_INTERNAL, attributes, links }, parentContext);
     const context = this.api.trace.setSpan(parentContext, span);
-    this.agents.set(start.path, { span, context, name, start, turn: undefined, tools: new Map(), pendingLinks: [] });
+    this.agents.set(start.path, { span, context, name, start, turn: undefined, tools: new Map(), pendingLinks: [], reported: start.previous !== undefined });
     return refOf(span.spanContext());
   }
 
@@ -93,7 +96,9 @@ export class TraceBuilder {
   agentEnded(path: string, end: AgentEnd): void {
     const agent = this.agents.get(path);
     if (!agent) return;
+    this.reported(agent);
     this.agents.delete(path);
+    this.chatEnded(path, { errorCode: end.status === 'cancelled' ? 'cancelled' : end.stopReason });
     for (const [, tool] of agent.tools) tool.span.end();
     agent.tools.clear();
     const attributes: Attributes = { [Sa.status]: end.status, [Sa.stopReason]: end.stopReason };
@@ -109,9 +114,9 @@ export class TraceBuilder {
 
   /**
    * A model request of turn `turn` starts. Turns after the first are child spans of the
-   * agent's span (opened here, at their first request). `key` identifies the request.
+   * agent's span (opened here, at their first request). An agent has one request in flight.
    */
-  chatStarted(key: object, start: ChatStart): void {
+  chatStarted(start: ChatStart): void {
     const agent = this.agents.get(start.path);
     if (!agent) return;
     const under = this.turnSpan(agent, start.turn);
@@ -132,19 +137,25 @@ export class TraceBuilder {
     const links = agent.pendingLinks;
     agent.pendingLinks = [];
     const span = this.tracer.startSpan(`chat ${start.model}`, { kind: SPAN_KIND_CLIENT, attributes, links }, under.context);
-    this.chats.set(key, { span, context: this.api.trace.setSpan(under.context, span) });
+    this.chats.get(start.path)?.span.end();
+    this.chats.set(start.path, { span, context: this.api.trace.setSpan(under.context, span) });
   }
 
-  /** A request's attempt failed and will be retried: an event on its `chat` span. */
-  chatRetried(key: object, retry: ChatRetry): void {
-    this.chats.get(key)?.span.addEvent(SaEvents.retry, compact({ attempt: retry.attempt, 'delay_ms': retry.delayMs, [GenAi.errorType]: retry.error, 'http.response.status_code': retry.status }));
+  /**
+   * An attempt failed and will be retried: an event on the agent's `chat` span, or on its own
+   * span for a summary's request.
+   */
+  chatRetried(path: string, retry: ChatRetry): void {
+    const agent = this.agents.get(path);
+    if (!agent) return;
+    (this.chats.get(path) ?? this.innermost(agent)).span.addEvent(SaEvents.retry, compact({ attempt: retry.attempt, 'delay_ms': retry.delayMs, [GenAi.errorType]: retry.errorType, 'error.message': retry.error, 'http.response.status_code': retry.status }));
   }
 
   /** Ends a request's `chat` span with its usage, or its error code. */
-  chatEnded(key: object, end: ChatEnd): void {
-    const chat = this.chats.get(key);
+  chatEnded(path: string, end: ChatEnd): void {
+    const chat = this.chats.get(path);
     if (!chat) return;
-    this.chats.delete(key);
+    this.chats.delete(path);
     const span = chat.span;
     if (end.usage) {
       span.setAttributes({
@@ -165,8 +176,8 @@ export class TraceBuilder {
   }
 
   /** Runs `fn` with the request's `chat` span active, so spans its provider code starts nest under it. */
-  inChat<T>(key: object, fn: () => T): T {
-    const chat = this.chats.get(key);
+  inChat<T>(path: string, fn: () => T): T {
+    const chat = this.chats.get(path);
     return chat ? this.api.context.with(chat.context, fn) : fn();
   }
 
@@ -206,7 +217,9 @@ export class TraceBuilder {
   /** A turn of a continuable agent ended: its turn span (turns after the first) ends. */
   turnEnded(path: string, turn: number, status: string, stopReason?: string): void {
     const agent = this.agents.get(path);
-    if (!agent?.turn || agent.turn.number !== turn) return;
+    if (!agent) return;
+    this.reported(agent);
+    if (!agent.turn || agent.turn.number !== turn) return;
     agent.turn.span.setAttribute(Sa.status, status);
     if (status === 'failed') setOutcome(agent.turn.span, { status, stopReason: stopReason ?? 'failed' });
     agent.turn.span.end();
@@ -255,6 +268,18 @@ export class TraceBuilder {
     let n = this.chats.size;
     for (const agent of this.agents.values()) n += 1 + agent.tools.size + (agent.turn ? 1 : 0);
     return n;
+  }
+
+  /**
+   * A subagent reported to its parent. Its first report answers the `Agent` call of a
+   * caller-delivered spawn; every other report reaches the parent's inbox as a notice.
+   */
+  private reported(agent: AgentSpans): void {
+    const parentPath = agent.start.parentPath;
+    if (parentPath === null) return;
+    const notice = agent.start.delivery !== 'caller' || agent.reported;
+    agent.reported = true;
+    if (notice) this.noticeDelivered(parentPath, agent.start.path, refOf(agent.span.spanContext()));
   }
 
   private innermost(agent: AgentSpans): Open {

@@ -106,6 +106,9 @@ export interface ChatEnd {
 export interface ChatRetry {
   readonly attempt: number;
   readonly delayMs: number;
+  /** What failed, as a short code (`error.type`): the error's code, else the HTTP status, else `model_error`. */
+  readonly errorType: string;
+  /** The error's text. */
   readonly error: string;
   readonly status?: number | undefined;
 }

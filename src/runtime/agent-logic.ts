@@ -34,6 +34,9 @@ import { deltaSink, type DeltaSink } from './delta-sink.js';
 import { errorText } from '../dialogue/error-text.js';
 import { normalizeResponse, normalizeSummary } from '../model/normalize.js';
 import { requestSettingsOf, withRetries } from './model-request.js';
+import { failureCode, traceChatEnd, traceChatStart } from './telemetry.js';
+import { classifyFailure } from '../model/transient.js';
+import { SaEvents } from '../otel/attributes.js';
 
 const COMPACTION_TASK =
   'Summarize the conversation so far so the agent can continue it: keep goals, decisions, findings, open questions and the state of any work in progress.';
@@ -66,6 +69,7 @@ export async function compactDialogue(core: RuntimeCore, path: string, dialogue:
     core.summarizer.summarize({ entries, task: COMPACTION_TASK, agentPath: path }, attemptSignal),
   );
   const { text, usage } = normalizeSummary(value);
+  core.trace?.event(path, SaEvents.compaction, { 'entries.replaced': replaced.length, 'summary.length': text.length, retries });
   return { entry: compactionEntry({ summary: text, anchorId: cut < 0 ? null : anchorId }), usage: requestUsage(usage, retries) };
 }
 
@@ -100,7 +104,10 @@ export function createAgentLogic(core: RuntimeCore) {
       runTaskHooks: fromPromise<TaskHookDecision, HookInput>(async ({ input, signal }) => {
         // A resumed spawn whose hooks already allowed it does not ask them again.
         const replayed = core.replayed?.get(input.path)?.hookTask;
-        if (replayed !== undefined) return { allow: true, task: replayed };
+        if (replayed !== undefined) {
+          core.trace?.event(input.path, SaEvents.hook, { allow: true, replayed: true });
+          return { allow: true, task: replayed };
+        }
         let task = input.task;
         const hooks = core.options.taskHooks ?? [];
         for (let i = 0; i < hooks.length; i++) {
@@ -109,6 +116,7 @@ export function createAgentLogic(core: RuntimeCore) {
             await hooks[i]!({ path: input.path, parentPath: input.parentPath, role: input.role, task, context: input.contextLabel }, signal),
             i + 1,
           );
+          core.trace?.event(input.path, SaEvents.hook, { hook: i + 1, allow: decision.allow, 'task.rewritten': decision.allow && decision.task !== undefined, reason: decision.allow ? undefined : decision.reason });
           if (!decision.allow) return decision;
           if (decision.task !== undefined) task = decision.task;
         }
@@ -117,13 +125,21 @@ export function createAgentLogic(core: RuntimeCore) {
       generateSummary: fromPromise<SummaryResult, SummaryInput>(async ({ input, signal }) => {
         // A resumed subagent whose background was journaled gets it back, not a new one.
         const replayed = core.replayed?.get(input.path)?.background;
-        if (replayed) return replayed;
+        if (replayed) {
+          core.trace?.event(input.path, SaEvents.summary, { replayed: true, 'summary.length': replayed.text.length });
+          return replayed;
+        }
         const entries = input.snapshot?.summarizerInput;
-        if (!entries || entries.length === 0) return { text: '(the delegating agent had no conversation to summarize)', usage: ZERO_USAGE };
+        if (!entries || entries.length === 0) {
+          core.trace?.event(input.path, SaEvents.summary, { entries: 0 });
+          return { text: '(the delegating agent had no conversation to summarize)', usage: ZERO_USAGE };
+        }
+        core.trace?.event(input.path, SaEvents.summary, { phase: 'started', entries: entries.length });
         const { value, retries } = await withRetries(core, input.path, requestSettingsOf(core, input.path), signal, (attemptSignal) =>
           core.summarizer.summarize({ entries, task: input.task, agentPath: input.path }, attemptSignal),
         );
         const summary = normalizeSummary(value);
+        core.trace?.event(input.path, SaEvents.summary, { phase: 'prepared', entries: entries.length, 'summary.length': summary.text.length, retries });
         return { text: summary.text, usage: requestUsage(summary.usage, retries) };
       }),
       sampleModel: fromPromise<SampleOutput, SampleInput>(async ({ input, signal }) => {
@@ -140,15 +156,28 @@ export function createAgentLogic(core: RuntimeCore) {
         // attempt gets its own sink, so a failed attempt's late deltas go nowhere.
         const wantsDeltas = core.stream.wants(input.path);
         const sink: { current: DeltaSink | undefined } = { current: undefined };
+        const trace = core.trace;
+        const model = core.options.model;
+        if (trace) traceChatStart(trace, model, request, { path: input.path, model: request.model, turn: input.turn, step: input.step });
         // Transient failures are retried here, each attempt bounded by the request timeout;
         // what still fails ends the turn (the machine's model error path).
-        const { value, retries } = await withRetries(core, input.path, requestSettingsOf(core, input.path), signal, (attemptSignal) => {
-          sink.current?.close();
-          sink.current = wantsDeltas ? deltaSink(core, input, attemptSignal) : undefined;
-          const onDelta = sink.current?.onDelta;
-          return core.options.model.sample(request, { signal: attemptSignal, agentPath: input.path, turn: input.turn, step: input.step, ...(onDelta ? { onDelta } : {}) });
-        });
+        let value: Awaited<ReturnType<typeof model.sample>>;
+        let retries: number;
+        try {
+          ({ value, retries } = await withRetries(core, input.path, requestSettingsOf(core, input.path), signal, (attemptSignal) => {
+            sink.current?.close();
+            sink.current = wantsDeltas ? deltaSink(core, input, attemptSignal) : undefined;
+            const onDelta = sink.current?.onDelta;
+            const context = { signal: attemptSignal, agentPath: input.path, turn: input.turn, step: input.step, ...(onDelta ? { onDelta } : {}) };
+            // Spans the provider code starts (the AI SDK's, an HTTP instrumentation's) nest under `chat`.
+            return trace ? trace.inChat(input.path, () => model.sample(request, context)) : model.sample(request, context);
+          }));
+        } catch (error) {
+          trace?.chatEnded(input.path, { errorCode: signal.aborted ? 'cancelled' : failureCode(error, classifyFailure(error).status), errorMessage: errorText(error) });
+          throw error;
+        }
         const response = normalizeResponse(value, core.registry.limits);
+        if (trace) traceChatEnd(trace, input.path, response);
         sink.current?.replied(response);
         checkReply(dialogue, response);
         const usage = requestUsage(response.usage, retries);

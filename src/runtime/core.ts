@@ -46,6 +46,9 @@ import { systemClock, type Clock } from '../model/clock.js';
 import { checkRequestTimeout, checkRetryPolicy } from '../policy/retry-policy.js';
 import { EventHub } from './event-stream.js';
 import type { EventsOptions, RuntimeStreamEvent } from './stream-events.js';
+import type { TraceBuilder } from '../otel/trace-builder.js';
+import type { SpanRef } from '../otel/types.js';
+import { traceAgentEnd, traceAgentStart, tracingFor } from './telemetry.js';
 
 type Listener<K extends keyof RuntimeEvents> = (event: RuntimeEvents[K]) => void;
 
@@ -105,6 +108,8 @@ export class RuntimeCore {
   readonly turns: TurnWaiters = new TurnWaiters(this);
   /** Iterators of `runtime.events()`; nothing is published while it has none. */
   readonly stream = new EventHub();
+  /** The span builder, when the host traces (`telemetry`). */
+  readonly trace: TraceBuilder | undefined;
 
   /** The session's journal, when the host attached a store. */
   readonly journal: SessionJournal | undefined;
@@ -128,6 +133,7 @@ export class RuntimeCore {
     if (options.retry !== undefined) checkRetryPolicy(options.retry, 'RuntimeOptions.retry');
     if (options.requestTimeoutMs !== undefined) checkRequestTimeout(options.requestTimeoutMs, 'RuntimeOptions.requestTimeoutMs');
     this.sessionId = options.store?.sessionId ?? options.sessionId ?? `session_${nanoid(12)}`;
+    this.trace = tracingFor(options.telemetry);
     this.journal = options.store ? new SessionJournal(options.store, image) : undefined;
     this.replayed = image?.agents;
     options.store?.onFailure((error) => this.halt(error));
@@ -284,7 +290,10 @@ export class RuntimeCore {
     let context: AgentContext | undefined;
     let usage: Usage | undefined;
     const journal = this.journal;
-    if (journal) this.journalStart(journal, record.path, actor.getSnapshot() as { value: unknown; context: AgentContext });
+    const started = actor.getSnapshot() as { value: unknown; context: AgentContext };
+    // The span opens before the descriptor is journaled, which keeps its identity for a resume.
+    const span = this.trace ? traceAgentStart(this.trace, started.context.input, this.replayed?.get(record.path)?.spawn.trace) : undefined;
+    if (journal) this.journalStart(journal, record.path, started, span);
     // The tree's agents word their subagents' reports with this runtime's metadata choice.
     if (record.parentPath === null) configureReports(actor.system, { presenter: this.presenter, handOver: (event) => this.handOverToHost(event) });
     if (record.parentPath !== null && this.stream.active) {
@@ -362,14 +371,14 @@ export class RuntimeCore {
   }
 
   /** Journals a new agent's descriptor (its parent's news first), or adopts a resumed one. */
-  private journalStart(journal: SessionJournal, path: string, snapshot: { value: unknown; context: AgentContext }): void {
+  private journalStart(journal: SessionJournal, path: string, snapshot: { value: unknown; context: AgentContext }, span: SpanRef | undefined): void {
     if (journal.knows(path)) {
       journal.adopt(path, snapshot.context);
       return;
     }
     const parentPath = snapshot.context.input.parentPath;
     const parent = parentPath === null ? undefined : this.registry.get(parentPath)?.actor?.getSnapshot();
-    journal.spawned(snapshot.context.input, parent ? { context: parent.context, state: stateValueString(parent.value) } : undefined);
+    journal.spawned(snapshot.context.input, parent ? { context: parent.context, state: stateValueString(parent.value) } : undefined, span);
   }
 
   /**
@@ -474,6 +483,7 @@ export class RuntimeCore {
     for (const child of [...record.children]) this.cancel(child, `${reported.path} finished`);
     this.registry.release(record.path, { path: record.path, status: result.status, stopReason: result.stopReason });
     this.retention.add(result, dialogue);
+    if (this.trace) traceAgentEnd(this.trace, result);
     this.emit('result', result);
     this.turns.agentFinished(result);
     const waiters = this.resultWaiters.get(record.path);
@@ -508,6 +518,7 @@ export class RuntimeCore {
     const account = this.accounts.get(reported.path);
     account?.set(reported.usage);
     const report: TurnReport = account ? { ...reported, usage: account.own, subtreeUsage: account.subtree } : reported;
+    this.trace?.turnEnded(report.path, report.turn, report.status, report.stopReason);
     this.emit('turn', report);
     if (this.turns.has(report.path)) this.turns.turnEnded(report);
     const record = this.registry.get(report.path);
@@ -574,6 +585,7 @@ export class RuntimeCore {
     }
     // Journaled before the first agent stops: a crash mid-cascade leaves a resume what to finish.
     if (stopped.length > 0) this.journal?.cancelling({ path, ...(reason ? { reason } : {}), stopped, ...(call ? { call } : {}) });
+    this.trace?.cancelled(path, stopped, reason, call ? { path: call.by, callId: call.callId } : undefined);
     for (const record of targets) {
       // An agent an earlier one's cancellation already finished (its parent's cascade) is skipped.
       if (!record.delivered) record.actor?.send({ type: 'cancel', ...(reason ? { reason } : {}) });

@@ -10,6 +10,7 @@ import { classifyFailure, RequestTimeoutError } from '../model/transient.js';
 import { errorText } from '../dialogue/error-text.js';
 import { resolveRetryPolicy, retryDelay, DEFAULT_REQUEST_TIMEOUT_MS, type ResolvedRetryPolicy } from '../policy/retry-policy.js';
 import type { RuntimeCore } from './core.js';
+import { failureCode } from './telemetry.js';
 
 /** How one agent's requests are bounded and retried. */
 export interface RequestSettings {
@@ -63,6 +64,7 @@ export async function withRetries<T>(
       }
       const delayMs = retryDelay(settings.retry, retries + 1, failure.retryAfterMs);
       core.emit('retry', { path, attempt: retries + 1, delayMs, error: errorText(error), ...(failure.status !== undefined ? { status: failure.status } : {}) });
+      core.trace?.chatRetried(path, { attempt: retries + 1, delayMs, errorType: failureCode(error, failure.status), error: errorText(error), status: failure.status });
       await core.clock.sleep(delayMs, signal);
     }
   }

@@ -19,7 +19,8 @@ import type { SystemConfiguration } from '../request/types.js';
 import { measureInheritedPrefix } from '../request/prefix-reuse.js';
 import { checkOutputSchema } from '../request/output-schema.js';
 import type { RuntimeCore } from './core.js';
-import { RuntimeError } from './errors.js';
+import { errorCode, RuntimeError } from './errors.js';
+import { SaEvents } from '../otel/attributes.js';
 import { DEFAULT_MAX_STEPS } from './turns.js';
 import { defaultLifetime } from '../request/lifetime.js';
 import { lastRequestOf } from './requests.js';
@@ -137,7 +138,16 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
     permissionMode: role?.permissionMode,
   });
   // Only a real question to the host costs an asynchronous step.
-  if (confirmation) await confirmation;
+  if (confirmation) {
+    const at = { path: parentPath, callId: origin.triggeringCallId };
+    try {
+      await confirmation;
+      core.trace?.event(at.path, SaEvents.confirmation, { 'task.name': request.task_name, approved: true }, at.callId);
+    } catch (error) {
+      core.trace?.event(at.path, SaEvents.confirmation, { 'task.name': request.task_name, approved: false, 'error.type': errorCode(error) }, at.callId);
+      throw error;
+    }
+  }
   // A predecessor of the same path that is settling right now (a host's result listener
   // spawning the name again) still holds its systemId until its final step returns.
   if (parent.actor.system.get(path) !== undefined) await predecessorGone(parent.actor, path);

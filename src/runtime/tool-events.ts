@@ -53,18 +53,27 @@ export function answeredCall(core: RuntimeCore, path: string, answer: { readonly
   finish(answer.content, answer.isError);
 }
 
+/** The error code an error outcome's text starts with (`Error (code): ...`). */
+function codeOf(content: string, cancelled: boolean): string {
+  if (cancelled) return 'cancelled';
+  return /^Error \(([a-z_]+)\)/.exec(content)?.[1] ?? 'tool_error';
+}
+
 /** Runs a tool call like `executeTool`, publishing its start and finish while anyone iterates events. */
 export async function executeToolWithEvents(core: RuntimeCore, input: ToolInput, signal: AbortSignal, answers: CallAnswers = 'awaited'): Promise<ToolStepOutcome> {
-  // Without an iterator the call costs what it did before streaming existed.
-  if (!core.stream.active) return executeTool(core, input, signal, answers);
+  // Without an iterator or a tracer the call costs what it did before streaming existed.
+  const trace = core.trace;
+  if (!core.stream.active && !trace) return executeTool(core, input, signal, answers);
   const { path, call } = input;
   core.publish({ type: 'tool-call-started', path, callId: call.id, toolName: call.name, args: call.arguments });
+  trace?.toolStarted({ path, callId: call.id, toolName: call.name, args: call.arguments });
   let done = false;
   const finish = (content: string, isError: boolean, cancelled: boolean): void => {
     if (done) return;
     done = true;
     forget();
     core.publish({ type: 'tool-call-finished', path, callId: call.id, toolName: call.name, content, isError, cancelled });
+    trace?.toolEnded(path, call.id, { content, isError, cancelled, errorCode: isError ? codeOf(content, cancelled) : undefined });
   };
   const forget = signal.aborted ? () => {} : onStepAbort(signal, () => finish(CANCELLED_CALL, true, true));
   if (signal.aborted) finish(CANCELLED_CALL, true, true);

@@ -17,6 +17,7 @@ import { errorText } from '../dialogue/error-text.js';
 import { raceAbort } from '../model/abort.js';
 import { PERMISSION_MODE_RULES } from '../policy/permission-mode.js';
 import type { ApprovalDecision, ApprovalRequest, RuntimeTool } from './types.js';
+import { SaEvents } from '../otel/attributes.js';
 
 
 const ok = (content: string): ToolOutcome => ({ content, isError: false });
@@ -146,6 +147,7 @@ async function approve(core: RuntimeCore, tool: RuntimeTool, request: ApprovalRe
   const mode = core.registry.get(request.path)?.permissionMode;
   const treatment = mode === undefined ? 'as_declared' : PERMISSION_MODE_RULES[mode].callApproval;
   if (treatment === 'skip' || (treatment === 'skip_write' && (tool.capabilities ?? []).includes('write'))) return;
+  if (treatment === 'refuse') core.trace?.event(request.path, SaEvents.approval, { tool: request.tool, approved: false, reason: `permissionMode ${mode}` }, request.callId);
   if (treatment === 'refuse') throw new RuntimeError('approval_denied', `${request.tool} needs approval, and permissionMode ${mode} refuses instead of asking`);
   const approver = core.options.approve;
   if (!approver) throw new RuntimeError('approval_denied', `${request.tool} needs the host's approval and no approver is configured`);
@@ -157,7 +159,9 @@ async function approve(core: RuntimeCore, tool: RuntimeTool, request: ApprovalRe
     throw new RuntimeError('approval_failed', `asking the host to approve ${request.tool} failed: ${error instanceof Error ? error.message : String(error)}`);
   }
   const approved = typeof decision === 'boolean' ? decision : decision?.approved === true;
+  const why = typeof decision === 'object' && decision !== null && decision.reason ? decision.reason : undefined;
+  core.trace?.event(request.path, SaEvents.approval, { tool: request.tool, approved, reason: why }, request.callId);
   if (approved) return;
-  const reason = typeof decision === 'object' && decision !== null && decision.reason ? `: ${decision.reason}` : '';
+  const reason = why ? `: ${why}` : '';
   throw new RuntimeError('approval_denied', `the host denied this call of ${request.tool}${reason}`);
 }

@@ -1,6 +1,7 @@
 /**
  * The runtime's public shapes: options, handles, reports.
  */
+import type { TelemetryOptions } from '../otel/types.js';
 import type { InspectionEvent, Observer } from 'xstate';
 import type { AgentResult, Delivery, InboxItem, Lifetime, StopReason, TaskHookDecision, ToolOutcome, TurnReport, TurnStatus } from '../../machines/agent.types.js';
 import type { ContextSpec } from '../context/types.js';
@@ -344,6 +345,19 @@ export interface RuntimeOptions {
   readonly requestTimeoutMs?: number;
   /** What request timeouts and retry waits sleep on. Default `systemClock`; tests pass `manualClock()`. */
   readonly clock?: Clock;
+  /**
+   * OpenTelemetry traces of the agent tree (needs the optional peer `@opentelemetry/api`):
+   * `invoke_agent`, `chat` and `execute_tool` spans following the GenAI semantic conventions,
+   * each subagent under the `Agent` call that spawned it. Without a `tracer`, the global
+   * provider's is used. See `docs/telemetry.md`.
+   *
+   * @example
+   * ```ts
+   * import { trace } from '@opentelemetry/api';
+   * createRuntime({ model, telemetry: { tracer: trace.getTracer('my-app') } });
+   * ```
+   */
+  readonly telemetry?: TelemetryOptions;
 }
 
 /** One live agent as `list_agents` and hosts see it. */

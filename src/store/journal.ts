@@ -72,7 +72,7 @@ export class SessionJournal {
    * An agent was reserved and is about to start. `parent` is its parent's current context and
    * state, written first when they changed.
    */
-  spawned(input: AgentInput, parent?: { readonly context: AgentContext; readonly state: string }): void {
+  spawned(input: AgentInput, parent?: { readonly context: AgentContext; readonly state: string }, trace?: SpawnRecord['trace']): void {
     if (parent && input.parentPath !== null) this.observed(input.parentPath, parent.context, parent.state);
     const { system, snapshot, framing, ...rest } = input;
     const head = this.blob(requestHeadHash(system), system);
@@ -91,6 +91,7 @@ export class SessionJournal {
       snapshot: { length: snapshot?.source.length ?? 0, call: snapshot?.source.triggeringCallId ?? null },
       projectContext: projectContext === undefined ? null : this.textBlob(projectContext),
       input: { ...rest, framing: projectContext === undefined ? framing : { ...framing, projectContext: undefined }, spec: snapshot?.spec ?? null },
+      ...(trace ? { trace } : {}),
     };
     this.append(record);
     this.written.set(input.path, {

@@ -44,6 +44,11 @@ export interface SpawnRecord {
   readonly projectContext: string | null;
   /** The rest of the agent's input, as JSON (head, snapshot and project context by reference). */
   readonly input: { readonly [key: string]: unknown };
+  /**
+   * Its `invoke_agent` span, when the session was traced: a resumed session's spans continue
+   * this trace (W3C trace-context ids, hex).
+   */
+  readonly trace?: { readonly traceId: string; readonly spanId: string; readonly traceFlags: number };
 }
 
 /**

@@ -39,15 +39,13 @@ describe('TraceBuilder', async () => {
   it('puts a subagent under the execute_tool Agent span that spawned it, with the conventions\u2019 attributes', async () => {
     const { finished, builder } = setup();
     builder.agentStarted(agent('/root', null, { lifetime: 'continuable' }));
-    const rootRequest = {};
-    builder.chatStarted(rootRequest, { path: '/root', model: 'm1', provider: 'anthropic', turn: 0, step: 0 });
-    builder.chatEnded(rootRequest, { usage: { inputTokens: 10, outputTokens: 5, cacheReadTokens: 3, cacheWriteTokens: 2 }, finishReason: 'tool_calls' });
+    builder.chatStarted({ path: '/root', model: 'm1', provider: 'anthropic', turn: 0, step: 0 });
+    builder.chatEnded('/root', { usage: { inputTokens: 10, outputTokens: 5, cacheReadTokens: 3, cacheWriteTokens: 2 }, finishReason: 'tool_calls' });
     builder.toolStarted({ path: '/root', callId: 'call_1', toolName: 'Agent' });
     builder.agentStarted(agent('/root/research', '/root', { callId: 'call_1', contextMode: 'all', context: 'all', delivery: 'background', role: 'researcher' }));
-    const childRequest = {};
-    builder.chatStarted(childRequest, { path: '/root/research', model: 'm2', provider: 'openai', turn: 0, step: 0 });
-    builder.chatRetried(childRequest, { attempt: 1, delayMs: 2000, error: 'rate_limited', status: 429 });
-    builder.chatEnded(childRequest, { usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 } });
+    builder.chatStarted({ path: '/root/research', model: 'm2', provider: 'openai', turn: 0, step: 0 });
+    builder.chatRetried('/root/research', { attempt: 1, delayMs: 2000, errorType: '429', error: 'rate limited', status: 429 });
+    builder.chatEnded('/root/research', { usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 } });
     builder.toolEnded('/root', 'call_1', { content: 'started', isError: false, cancelled: false });
     builder.agentEnded('/root/research', { status: 'completed', stopReason: 'completed' });
     builder.agentEnded('/root', { status: 'completed', stopReason: 'completed' });
@@ -87,7 +85,7 @@ describe('TraceBuilder', async () => {
       'gen_ai.usage.cache_creation.input_tokens': 2,
       'gen_ai.response.finish_reasons': ['tool_calls'],
     });
-    expect(childChat.events.map((e) => [e.name, e.attributes])).toEqual([['subagent_actors.retry', { attempt: 1, delay_ms: 2000, 'error.type': 'rate_limited', 'http.response.status_code': 429 }]]);
+    expect(childChat.events.map((e) => [e.name, e.attributes])).toEqual([['subagent_actors.retry', { attempt: 1, delay_ms: 2000, 'error.type': '429', 'error.message': 'rate limited', 'http.response.status_code': 429 }]]);
     // No content unless asked for.
     for (const span of spans) for (const key of Object.keys(span.attributes)) expect(key).not.toMatch(/messages|arguments|result|instructions/);
   });
@@ -101,10 +99,8 @@ describe('TraceBuilder', async () => {
     builder.agentStarted(agent('/root/a/b', '/root/a'));
     builder.turnEnded('/root/a', 0, 'completed');
     builder.turnEnded('/root', 0, 'completed');
-    builder.noticeDelivered('/root', '/root/a', undefined);
-    const second = {};
-    builder.chatStarted(second, { path: '/root', model: 'm1', provider: 'p', turn: 1, step: 0 });
-    builder.chatEnded(second, { errorCode: 'rate_limited' });
+    builder.chatStarted({ path: '/root', model: 'm1', provider: 'p', turn: 1, step: 0 });
+    builder.chatEnded('/root', { errorCode: 'rate_limited' });
     builder.toolStarted({ path: '/root', callId: 'c2', toolName: 'cancel_agent' });
     builder.cancelled('/root/a', [{ path: '/root/a/b', state: 'running.working.sampling' }, { path: '/root/a', state: 'running.idle' }], 'no longer needed', { path: '/root', callId: 'c2' });
     builder.agentEnded('/root/a/b', { status: 'cancelled', stopReason: 'cancelled' });
@@ -138,12 +134,11 @@ describe('TraceBuilder', async () => {
   it('records content only when asked, and nests spans started inside a request under its chat span', async () => {
     const { finished, builder } = setup(true);
     builder.agentStarted(agent('/root', null, { task: 'hello' }));
-    const request = {};
-    builder.chatStarted(request, { path: '/root', model: 'm', provider: 'p', turn: 0, step: 0, content: () => ({ system: 'be brief', messages: [{ role: 'user', parts: [{ type: 'text', content: 'hi' }] }] }) });
+    builder.chatStarted({ path: '/root', model: 'm', provider: 'p', turn: 0, step: 0, content: () => ({ system: 'be brief', messages: [{ role: 'user', parts: [{ type: 'text', content: 'hi' }] }] }) });
     const tracer = api.trace.getTracer('inner');
     // The global context manager is a no-op here; what matters is the active context handed over.
-    const active = builder.inChat(request, () => api.context.active());
-    builder.chatEnded(request, { output: () => [{ role: 'assistant', parts: [{ type: 'text', content: 'hey' }] }] });
+    const active = builder.inChat('/root', () => api.context.active());
+    builder.chatEnded('/root', { output: () => [{ role: 'assistant', parts: [{ type: 'text', content: 'hey' }] }] });
     builder.toolStarted({ path: '/root', callId: 'c', toolName: 'read', args: { path: 'a' } });
     builder.toolEnded('/root', 'c', { content: 'file', isError: true, cancelled: false, errorCode: 'tool_failed' });
     builder.agentEnded('/root', { status: 'completed', stopReason: 'completed' });
