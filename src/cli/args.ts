@@ -19,6 +19,8 @@ export interface DemoArgs {
   readonly journal: string | undefined;
   /** Resume the session journaled in this directory. */
   readonly resume: string | undefined;
+  /** Send the session's trace to this OTLP/HTTP endpoint. */
+  readonly otlp: string | undefined;
 }
 
 /** What `--help` prints. */
@@ -44,6 +46,10 @@ Options:
                    loses nothing: resume it with --resume DIR.
   --resume DIR     Resume the session journaled in DIR: settled subagents come back as
                    results, live ones where they were; the remaining prompts are played.
+  --otlp URL       Send the session's OpenTelemetry trace to URL over OTLP/HTTP, e.g.
+                   --otlp http://127.0.0.1:4318/v1/traces (a collector or Jaeger): one
+                   trace for the agent tree, each subagent under the Agent call that
+                   spawned it (see docs/telemetry.md).
   --live P:MODEL   Run the same session against a real model through the AI SDK, e.g.
                    --live anthropic:claude-sonnet-4-5 (needs npm i @ai-sdk/anthropic and
                    ANTHROPIC_API_KEY). The model, not the script, decides what to delegate.
@@ -65,6 +71,7 @@ export function parseDemoArgs(argv: readonly string[]): DemoArgs {
       live: { type: 'string' },
       journal: { type: 'string' },
       resume: { type: 'string' },
+      otlp: { type: 'string' },
     },
     strict: true,
     allowPositionals: false,
@@ -75,6 +82,7 @@ export function parseDemoArgs(argv: readonly string[]): DemoArgs {
   for (const flag of ['journal', 'resume'] as const) {
     if (values[flag] !== undefined && values[flag].trim() === '') throw new Error(`--${flag} takes a directory`);
   }
+  if (values.otlp !== undefined && !/^https?:\/\/\S+$/.test(values.otlp)) throw new Error(`--otlp takes an http(s) URL such as http://127.0.0.1:4318/v1/traces (got ${JSON.stringify(values.otlp)})`);
   if (values.journal !== undefined && values.resume !== undefined) throw new Error('--journal and --resume exclude each other (a resumed session keeps its journal)');
   return {
     help: values.help === true,
@@ -86,5 +94,6 @@ export function parseDemoArgs(argv: readonly string[]): DemoArgs {
     live: values.live,
     journal: values.journal,
     resume: values.resume,
+    otlp: values.otlp,
   };
 }

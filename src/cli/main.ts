@@ -7,6 +7,7 @@ import { formatResults, palette, wrap, type TextSink } from './format.js';
 import { startLiveViewer, type LiveViewer } from './live-viewer.js';
 import { combineObservers, loadInspector, loadRecorder, type OptionalFeature } from './optional.js';
 import { runDemoSession } from './session.js';
+import { startOtlp, type OtlpTracing } from './otlp.js';
 import { loadLiveModel, parseLiveSpec, type Importer } from './live.js';
 import { createJsonlStore, openJsonlStore, type ModelAdapter, type SessionStore } from '../index.js';
 import type { Clock } from '../model/clock.js';
@@ -58,7 +59,16 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   const features: OptionalFeature[] = [];
   let viewing: LiveViewer | undefined;
   let store: SessionStore | undefined;
+  let tracing: OtlpTracing | undefined;
   try {
+    if (args.otlp !== undefined) {
+      const started = await startOtlp(args.otlp);
+      if ('unavailable' in started) err.write(`${p.yellow('note:')} ${started.unavailable}\n`);
+      else {
+        tracing = started;
+        err.write(`${p.cyan('note:')} ${started.note}\n`);
+      }
+    }
     const wanted = [...(args.inspect ? [loadInspector()] : []), ...(args.record !== undefined ? [loadRecorder(args.record)] : [])];
     for (const loaded of await Promise.all(wanted)) {
       if ('unavailable' in loaded) err.write(`${p.yellow('note:')} ${loaded.unavailable}\n`);
@@ -111,6 +121,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         ...(io.signal ? { signal: io.signal } : {}),
         ...(io.clock ? { clock: io.clock } : {}),
         ...(journal ? { store: journal, resume: args.resume !== undefined } : {}),
+        ...(tracing ? { telemetry: tracing.telemetry } : {}),
       });
       viewing?.live.end('the session ended');
       const width = Math.min(110, out.columns ?? 100);
@@ -140,6 +151,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     await new Promise<void>((done) => setImmediate(done));
     await Promise.all([...features.map((f) => f.close()), viewing?.viewer.close()]);
     await store?.close();
+    await tracing?.close().catch((error: unknown) => err.write(`${p.yellow('note:')} the trace could not be sent to ${args.otlp ?? ''}: ${error instanceof Error ? error.message : String(error)}\n`));
   }
 }
 
