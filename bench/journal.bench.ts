@@ -2,13 +2,14 @@
  * Journal benchmarks: what journaling costs a running session, and how resume time grows
  * with the journal. Ratios come from one run; the per-1k figure is printed for reference.
  */
-import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { scriptedModel } from '../src/model/scripted.js';
 import { createRuntime } from '../src/runtime/runtime.js';
 import { resumeRuntime } from '../src/runtime/resume.js';
+import { sealLine } from '../src/store/envelope.js';
 import { createJsonlStore, openJsonlStore } from '../src/store/jsonl.js';
 import type { SessionStore } from '../src/store/types.js';
 import { median } from './measure.js';
@@ -47,13 +48,16 @@ async function journalWith(dir: string, entries: number): Promise<string> {
   const store = createJsonlStore({ dir, sessionId, fsync: 'never' });
   createRuntime({ model: quietModel(), store });
   await store.close();
+  const file = join(dir, `${sessionId}.jsonl`);
+  // Lines are sealed with their place in the journal, after the ones the runtime wrote.
+  const written = readFileSync(file, 'utf8').split('\n').length - 1;
   const lines: string[] = [];
   for (let i = 0; i < entries / 2; i++) {
     const user = { kind: 'user', id: `u_${i}`, text: `Question ${i}: what changed in module ${i % 97}?`, origin: { kind: 'person' }, opensTurn: true, attachments: [] };
     const reply = { kind: 'assistant', id: `a_${i}`, text: `Module ${i % 97} changed its error handling in change ${i}.`, toolCalls: [] };
-    lines.push(JSON.stringify({ type: 'advance', path: '/root', state: 'running.idle', entries: [user, reply], turns: i + 1 }));
+    lines.push(sealLine(JSON.stringify({ type: 'advance', path: '/root', state: 'running.idle', entries: [user, reply], turns: i + 1 }), written + i));
   }
-  appendFileSync(join(dir, `${sessionId}.jsonl`), `${lines.join('\n')}\n`);
+  appendFileSync(file, `${lines.join('\n')}\n`);
   return sessionId;
 }
 

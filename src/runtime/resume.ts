@@ -23,6 +23,7 @@ import { initialAgentContext, resultOf, sampleInputOf } from '../../machines/age
 import { selectSnapshot } from '../context/select.js';
 import type { ContextSpec } from '../context/types.js';
 import { Dialogue } from '../dialogue/dialogue.js';
+import { DialogueError } from '../dialogue/errors.js';
 import type { ToolCall, UserOrigin } from '../dialogue/entry.js';
 import { deepFreeze } from '../dialogue/freeze.js';
 import { requestHeadHash } from '../request/serialize.js';
@@ -30,7 +31,7 @@ import { canonicalJson } from '../request/canonical.js';
 import type { SystemConfiguration } from '../request/types.js';
 import { replayJournal, type AgentImage, type SessionImage } from '../store/replay.js';
 import type { CancelRecord } from '../store/records.js';
-import type { SessionStore } from '../store/types.js';
+import { StoreError, type SessionStore } from '../store/types.js';
 import { RuntimeCore, sanitizingObserver } from './core.js';
 import { agentCoreBuilders } from './agent-logic.js';
 import { RuntimeError } from './errors.js';
@@ -193,7 +194,15 @@ class Restorer {
     const { spawn } = agent;
     const input = this.inputOf(agent);
     const running = agent.state.startsWith('running') || agent.entries.length > 0;
-    const dialogue = this.dialogueOf(agent, input, running);
+    let dialogue: Dialogue;
+    try {
+      dialogue = this.dialogueOf(agent, input, running);
+    } catch (error) {
+      // Entries that cannot follow each other: a record of an older journal (without sequence
+      // numbers) was duplicated or moved. The journal is at fault, not the dialogue.
+      if (!(error instanceof DialogueError)) throw error;
+      throw new StoreError('corrupt_journal', `${this.core.journal?.store.location ?? 'the journal'}: the entries journaled for ${spawn.path} do not form a dialogue (${error.message}); a record was duplicated, lost or moved`, { cause: error });
+    }
     this.dialogues.set(spawn.path, dialogue);
     const core = this.core;
     const closeAccount = core.reopenAccount(spawn.path, spawn.parent, input.model, agent.result?.usage ?? agent.usage);

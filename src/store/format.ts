@@ -1,14 +1,21 @@
 /**
- * The journal's line format: a header record first, then one JSON record per line. Both
- * stores read and check records here, so a JSONL file and a Postgres table hold the same thing.
+ * The journal's line format: a header record first, then one JSON record per line, each sealed
+ * with its sequence number and a checksum (`envelope.ts`). Both stores write and read records
+ * here, so a JSONL file and a Postgres table hold the same thing.
  */
+import { sealLine, verifyLine } from './envelope.js';
 import { StoreError, type JournalRecord } from './types.js';
 
 /**
  * The journal format this version writes. Journals of a newer format are refused; older ones
- * are read (format 2 added `cancel` records, which a format-1 journal simply has none of).
+ * are read: format 2 added `cancel` records, which a format-1 journal simply has none of;
+ * format 3 seals every line with its sequence number and a checksum, which older journals have
+ * only on the lines appended since this version resumed them.
  */
-export const JOURNAL_FORMAT = 2;
+export const JOURNAL_FORMAT = 3;
+
+/** The first format whose every line is sealed. */
+export const SEALED_FORMAT = 3;
 
 /**
  * The longest journal line read or written by default: V8's longest string (about 512 MiB,
@@ -25,14 +32,15 @@ export function byteLimit(value: number | undefined, fallback: number, name: str
 }
 
 /**
- * One record as a stored line (JSON, no newline) and its UTF-8 size. A record whose line would
- * pass `maxLineBytes` (or that JSON cannot hold in one string at all) is refused with
- * `journal_too_large`: it could never be read back.
+ * One record as a stored line (sealed JSON, no newline) at place `seq` of the journal, and its
+ * UTF-8 size. A record whose line would pass `maxLineBytes` (or that JSON cannot hold in one
+ * string at all) is refused with `journal_too_large`: it could never be read back.
  */
-export function encodeRecord(record: JournalRecord, maxLineBytes: number, location: string): { readonly line: string; readonly bytes: number } {
+export function encodeRecord(record: JournalRecord, seq: number, maxLineBytes: number, location: string): { readonly line: string; readonly bytes: number } {
+  if (Object.hasOwn(record, 'seq') || Object.hasOwn(record, 'sum')) throw new TypeError(`a journal record cannot have its own "seq" or "sum" (a ${JSON.stringify(record.type)} record did)`);
   let line: string;
   try {
-    line = JSON.stringify(record);
+    line = sealLine(JSON.stringify(record), seq);
   } catch (error) {
     if (!(error instanceof RangeError)) throw error;
     throw new StoreError('journal_too_large', `${location}: a ${JSON.stringify(record.type)} record is too large to write as one line (${error.message}); nothing more is written, the journal stays resumable up to here`, { cause: error });
@@ -70,11 +78,20 @@ export function sessionHeader(sessionId: string, createdAt: number): SessionHead
   return { type: 'session', format: JOURNAL_FORMAT, sessionId, createdAt };
 }
 
+/** One stored line, parsed: its record (without the envelope) and its sequence number if sealed. */
+export interface ParsedLine {
+  readonly record: JournalRecord;
+  readonly sealed: boolean;
+  readonly seq: unknown;
+}
+
 /**
- * Parses one stored line. `where` names its place (`file:line`) for the error, which is
+ * Parses one stored line, with its checksum verified when it is sealed (`bytes`: the line as
+ * stored, when at hand). `where` names its place (`file:line`) for the error, which is
  * `corrupt_journal` for text that is not a record and `newer_format` for a newer header.
  */
-export function parseRecord(text: string, where: string, first: boolean): JournalRecord {
+export function parseRecord(text: string, where: string, first: boolean, bytes?: Uint8Array): ParsedLine {
+  const sealed = verifyLine(text, where, bytes);
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -84,7 +101,13 @@ export function parseRecord(text: string, where: string, first: boolean): Journa
   if (value === null || typeof value !== 'object' || Array.isArray(value) || typeof (value as { type?: unknown }).type !== 'string') {
     throw new StoreError('corrupt_journal', `${where}: not a journal record (no "type"); nothing is appended to this journal until it is repaired`);
   }
-  const record = value as JournalRecord;
+  let record = value as Record<string, unknown> & JournalRecord;
+  const seq = record['seq'];
+  if (sealed) {
+    // A fresh object without the envelope (deleting would leave a slow, dictionary-mode object).
+    const { sum: _sum, seq: _seq, ...rest } = record;
+    record = rest as typeof record;
+  }
   if (!RECORD_TYPES.has(record.type)) {
     throw new StoreError('corrupt_journal', `${where}: foreign record type ${JSON.stringify(record.type)}; nothing is appended to this journal until it is repaired`);
   }
@@ -92,7 +115,7 @@ export function parseRecord(text: string, where: string, first: boolean): Journa
     throw new StoreError('corrupt_journal', `${where}: ${first ? 'the first record must be the session header' : 'a second session header'}; nothing is appended to this journal until it is repaired`);
   }
   if (first) checkHeader(record, where);
-  return record;
+  return { record, sealed, seq };
 }
 
 function checkHeader(record: JournalRecord, where: string): void {

@@ -29,7 +29,8 @@ import { closeSync, existsSync, fdatasyncSync, ftruncateSync, mkdirSync, openSyn
 import { basename, dirname, join } from 'node:path';
 import { nanoid } from 'nanoid';
 import { FailureState } from './failure.js';
-import { byteLimit, DEFAULT_MAX_LINE_BYTES, encodeRecord, parseRecord, sessionHeader } from './format.js';
+import { byteLimit, DEFAULT_MAX_LINE_BYTES, encodeRecord, sessionHeader } from './format.js';
+import { JournalReader } from './reader.js';
 import { acquireLock, DEFAULT_LOCK_LEASE_MS, type JournalLock } from './jsonl-lock.js';
 import { StoreError, type JournalRecord, type SessionStore } from './types.js';
 
@@ -235,7 +236,8 @@ export function readJournal(file: string, repair: boolean, limits: Partial<Journ
     throw new StoreError('journal_too_large', `${file}: the journal holds ${size} bytes, past the limit of ${maxJournalBytes} (maxJournalBytes); it cannot be read in one piece. Nothing is appended to it`);
   }
   const bytes = readFileSync(file);
-  const records: JournalRecord[] = [];
+  const reader = new JournalReader();
+  const records = reader.records;
   let start = 0;
   let line = 0;
   while (start < bytes.length) {
@@ -247,7 +249,7 @@ export function readJournal(file: string, repair: boolean, limits: Partial<Journ
       if (end - start > maxLineBytes) {
         throw new StoreError('journal_too_large', `${file}:${line}: a line of ${end - start} bytes, past the limit of ${maxLineBytes} (maxLineBytes); nothing is appended to this journal until it is repaired`);
       }
-      records.push(parseRecord(bytes.toString('utf8', start, end), `${file}:${line}`, records.length === 0));
+      reader.add(bytes.toString('utf8', start, end), `${file}:${line}`, bytes.subarray(start, end));
     } catch (error) {
       if (!repair || (error as StoreError).code === 'newer_format') throw error;
       break;
@@ -267,6 +269,8 @@ export class JsonlSessionStore implements SessionStore {
   /** A record that could not be queued (too large): the store fails once what came before is written. */
   private refused: StoreError | undefined;
   private scheduled = false;
+  /** The sequence number of the next record (the header's is 0). */
+  private seq: number;
   private unsynced = false;
   private syncTimer: NodeJS.Timeout | undefined;
   private readonly renewTimer: NodeJS.Timeout;
@@ -287,6 +291,7 @@ export class JsonlSessionStore implements SessionStore {
   ) {
     this.location = file;
     this.queuedEnd = position;
+    this.seq = loaded.length;
     this.state = new FailureState(file);
     this.fsync = options.fsync ?? 'interval';
     this.fsyncIntervalMs = options.fsyncIntervalMs ?? 1000;
@@ -315,7 +320,7 @@ export class JsonlSessionStore implements SessionStore {
     // After a refused record nothing is queued: the journal must stay a prefix of what happened.
     if (this.refused) return;
     try {
-      const { line, bytes } = encodeRecord(record, this.limits.maxLineBytes, this.file);
+      const { line, bytes } = encodeRecord(record, this.seq, this.limits.maxLineBytes, this.file);
       if (this.queuedEnd + bytes + 1 > this.limits.maxJournalBytes) {
         throw new StoreError(
           'journal_too_large',
@@ -324,6 +329,7 @@ export class JsonlSessionStore implements SessionStore {
       }
       this.pending.push(`${line}\n`);
       this.queuedEnd += bytes + 1;
+      this.seq++;
     } catch (error) {
       if (!(error instanceof StoreError)) throw error;
       // The store fails at the end of this turn (not inside the caller's transition), after

@@ -16,7 +16,8 @@ import { hostname } from 'node:os';
 import pg from 'pg';
 import { nanoid } from 'nanoid';
 import { FailureState } from './failure.js';
-import { byteLimit, DEFAULT_MAX_LINE_BYTES, encodeRecord, JOURNAL_FORMAT, parseRecord, sessionHeader } from './format.js';
+import { byteLimit, DEFAULT_MAX_LINE_BYTES, encodeRecord, JOURNAL_FORMAT, sessionHeader } from './format.js';
+import { JournalReader } from './reader.js';
 import { StoreError, type JournalRecord, type SessionStore } from './types.js';
 
 /** Options of {@link createPostgresStore} and {@link openPostgresStore}. */
@@ -154,7 +155,9 @@ export async function openPostgresStore(options: PostgresStoreOptions & { readon
       await pause(options.pollMs ?? 200, options.signal);
     }
     const rows = await pool.query<{ seq: string; record: string }>(`SELECT seq, record FROM ${schema}.journal WHERE session_id = $1 ORDER BY seq`, [options.sessionId]);
-    const records = rows.rows.map((r, i) => parseRecord(r.record, `postgres ${schema}.journal session ${options.sessionId} seq ${r.seq}`, i === 0));
+    const reader = new JournalReader();
+    for (const row of rows.rows) reader.add(row.record, `postgres ${schema}.journal session ${options.sessionId} seq ${row.seq}`);
+    const records = reader.records;
     if (records.length === 0) throw new StoreError('corrupt_journal', `postgres ${schema}.journal session ${options.sessionId}: no session header`);
     return new PostgresSessionStore(setup, options.sessionId, token, records, Number(rows.rows.at(-1)!.seq) + 1);
   } catch (error) {
@@ -185,6 +188,8 @@ export class PostgresSessionStore implements SessionStore {
   /** A record too large to store: the store fails once what came before is written. */
   private refused: StoreError | undefined;
   private writing: Promise<void> | undefined;
+  /** The sequence number of the next record appended (those queued are counted). */
+  private queuedSeq: number;
   private readonly state: FailureState;
   private readonly renewTimer: NodeJS.Timeout;
 
@@ -198,6 +203,7 @@ export class PostgresSessionStore implements SessionStore {
     private nextSeq: number,
   ) {
     this.location = `postgres:${setup.schema}/${sessionId}`;
+    this.queuedSeq = nextSeq;
     this.state = new FailureState(this.location);
     this.renewTimer = setInterval(() => void this.renew(), Math.max(10, Math.floor(setup.leaseMs / 3)));
     this.renewTimer.unref();
@@ -212,7 +218,8 @@ export class PostgresSessionStore implements SessionStore {
     // After a refused record nothing is queued: the journal must stay a prefix of what happened.
     if (this.refused) return;
     try {
-      this.pending.push(encodeRecord(record, this.setup.maxLineBytes, this.location).line);
+      this.pending.push(encodeRecord(record, this.queuedSeq, this.setup.maxLineBytes, this.location).line);
+      this.queuedSeq++;
     } catch (error) {
       if (!(error instanceof StoreError)) throw error;
       this.refused = error;

@@ -194,8 +194,9 @@ describe('resume guarantees', () => {
     const cut = all.findIndex((r) => r.type === 'result' && r['path'] === '/root/job') + 1;
     const dir = join(work, `cut${dirs++}`);
     mkdirSync(dir);
-    const { writeFileSync } = await import('node:fs');
-    writeFileSync(join(dir, `${store.sessionId}.jsonl`), all.slice(0, cut).map((r) => JSON.stringify(r)).join('\n') + '\n');
+    const { readFileSync, writeFileSync } = await import('node:fs');
+    // The first `cut` lines as written (each sealed with its place and checksum).
+    writeFileSync(join(dir, `${store.sessionId}.jsonl`), readFileSync(file, 'utf8').split('\n').slice(0, cut).join('\n') + '\n');
     const reopened = openJsonlStore({ dir, fsync: 'never' });
     const resumed = resumeRuntime({ model: recordingModel(script), store: reopened });
     await resumed.whenQuiet();

@@ -21,7 +21,8 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-const rec = (n: number, pad = 0) => ({ type: 'advance', path: '/root', n, pad: 'x'.repeat(pad) });
+// Blob records: the store checks what records say about agents, and blobs name none.
+const rec = (n: number, pad = 0) => ({ type: 'blob', hash: `h${n}`, n, pad: 'x'.repeat(pad) });
 
 function storeError(fn: () => unknown): StoreError {
   try {
@@ -145,7 +146,7 @@ describe('JSON Lines: the line size limit', () => {
     store.append(rec(3));
     const error = await failed;
     expect(error.code).toBe('journal_too_large');
-    expect(error.message).toMatch(/"advance" record of \d+ bytes passes the line limit \(maxLineBytes 200\)/);
+    expect(error.message).toMatch(/"blob" record of \d+ bytes passes the line limit \(maxLineBytes 200\)/);
     await expect(store.flush()).rejects.toBe(error);
     await store.close().catch(() => {});
     const lines = readFileSync(join(dir, 's.jsonl'), 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as { n?: number });

@@ -32,7 +32,8 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const rec = (n: number) => ({ type: 'advance', path: '/root', n });
+// Blob records: the store checks what records say about agents, and blobs name none.
+const rec = (n: number) => ({ type: 'blob', hash: `h${n}`, n });
 
 async function journal(): Promise<void> {
   const store = createJsonlStore({ dir, sessionId: 's' });

@@ -13,7 +13,8 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-const rec = (n: number) => ({ type: 'advance', path: '/root', n });
+// Blob records: the store checks what records say about agents, and blobs name none.
+const rec = (n: number) => ({ type: 'blob', hash: `h${n}`, n });
 
 function storeError(fn: () => unknown): StoreError {
   try {
@@ -32,8 +33,10 @@ describe('JSON Lines session store', () => {
     await store.flush();
     await store.close();
     const lines = readFileSync(join(dir, 's1.jsonl'), 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l));
-    expect(lines[0]).toEqual({ type: 'session', format: JOURNAL_FORMAT, sessionId: 's1', createdAt: 7 });
-    expect(lines.slice(1).map((l) => l.n)).toEqual([0, 1, 2, 3, 4]);
+    // Each line is sealed: its checksum first, then its place in the journal, then the record.
+    expect(lines[0]).toEqual({ sum: expect.stringMatching(/^[0-9a-f]{8}$/), seq: 0, type: 'session', format: JOURNAL_FORMAT, sessionId: 's1', createdAt: 7 });
+    expect(Object.keys(lines[1]).slice(0, 2)).toEqual(['sum', 'seq']);
+    expect(lines.slice(1).map((l) => [l.seq, l.n])).toEqual([[1, 0], [2, 1], [3, 2], [4, 3], [5, 4]]);
     const reopened = openJsonlStore({ dir });
     expect(reopened.sessionId).toBe('s1');
     expect(reopened.loaded.slice(1)).toEqual([0, 1, 2, 3, 4].map(rec));
