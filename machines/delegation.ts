@@ -25,9 +25,11 @@ import { defaultLifetime, type Lifetime } from '../src/request/lifetime.js';
 import { agentMachine } from './agent.machine.js';
 import { createAgentInput, freezeAgentInput, type AgentInputOptions } from './agent.input.js';
 import type { AgentContext, AgentInput, SampleInput, SampleOutput, SummaryInput, ToolInput, ToolOutcome, ToolStepOutcome } from './agent.types.js';
-import { agentAt, subagentsOf } from './subagents.js';
+import { agentAt, subagentOf, subagentsOf } from './subagents.js';
 import { toolStepLogic, type ToolStepScope } from './tool-step.js';
 import { stateValueString } from '../src/text/state-value.js';
+import { DelegationTracer, type DelegatingTelemetryOptions } from './delegation-trace.js';
+import { outcomeCode, traceAgentEnd, traceChatEnd, traceChatStart } from './agent-trace.js';
 
 /** One model request: the agent's head and dialogue in, its reply out. Abort when `signal` aborts. */
 export type ModelFunction = (request: SampleInput, signal: AbortSignal) => ModelResponse | Promise<ModelResponse>;
@@ -67,6 +69,16 @@ export interface DelegatingAgentOptions {
    * is one-shot; `{ lifetime: 'one-shot' }` makes forks one-shot too.
    */
   readonly defaults?: { readonly lifetime?: Lifetime };
+  /**
+   * OpenTelemetry traces of each root's tree, as `createRuntime`'s `telemetry` (needs the
+   * optional peer `@opentelemetry/api`); `provider` names what the model function calls.
+   *
+   * @example
+   * ```ts
+   * delegatingAgent({ model, telemetry: { tracer: trace.getTracer('my-harness'), provider: 'anthropic' } });
+   * ```
+   */
+  readonly telemetry?: DelegatingTelemetryOptions;
 }
 
 /** An agent machine with delegation, and the inputs its roots start with. */
@@ -118,16 +130,24 @@ export function delegatingAgent(options: DelegatingAgentOptions): DelegatingAgen
   }
   const schemas: readonly ToolSchema[] = [...BUILTIN_TOOL_SCHEMAS, ...[...tools.values()].map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }))];
   const summarize = options.summarize;
-  const logic = agentMachine.provide({
+  let tracer: DelegationTracer | undefined;
+  try {
+    tracer = options.telemetry === undefined ? undefined : new DelegationTracer(options.telemetry);
+  } catch (error) {
+    throw new DelegatingAgentError(`delegatingAgent: ${errorText(error)}`);
+  }
+  const choices: SpawnChoices = { hasSummaries: summarize !== undefined, lifetime, tracer };
+  const untraced = agentMachine.provide({
     actors: {
       sampleModel: fromPromise<SampleOutput, SampleInput>(async ({ input, signal }) => ({
         response: checkedReply(await options.model(input, signal)),
         compaction: undefined,
       })),
-      runToolCalls: toolStepLogic((call, signal, step) => runCall(call, signal, step, tools, { hasSummaries: summarize !== undefined, lifetime })),
+      runToolCalls: toolStepLogic((call, signal, step) => runCall(call, signal, step, tools, choices)),
       ...(summarize ? { generateSummary: fromPromise<SummaryResult, SummaryInput>(async ({ input, signal }) => summarize(input, signal)) } : {}),
     },
   });
+  const logic = tracer ? traced(untraced, tracer, options, tools, choices) : untraced;
   return {
     logic,
     input: (inputOptions) => createAgentInput({ ...inputOptions, tools: schemas }),
@@ -157,10 +177,72 @@ const ok = (value: JsonValue): ToolOutcome => ({ content: canonicalJson(value), 
 const refuse = (code: string, message: string): ToolOutcome => ({ content: `Error (${code}): ${message}`, isError: true });
 
 /** Runs one call of a step: a coordination tool here, any other the harness's. */
-/** What a harness chose for its spawns. */
+/** What a harness chose for its spawns (and its tracer, when it traces). */
 interface SpawnChoices {
   readonly hasSummaries: boolean;
   readonly lifetime: Lifetime | undefined;
+  readonly tracer: DelegationTracer | undefined;
+}
+
+/**
+ * The machine with tracing: the same actors, each reporting to the tree's span builder, and
+ * the machine's host hooks (adopt, settle, turn, call answered) opening and closing spans.
+ */
+function traced(logic: typeof agentMachine, tracer: DelegationTracer, options: DelegatingAgentOptions, tools: ReadonlyMap<string, HarnessTool>, choices: SpawnChoices): typeof agentMachine {
+  const summarize = options.summarize;
+  return logic.provide({
+    actors: {
+      sampleModel: fromPromise<SampleOutput, SampleInput>(async ({ input, signal, system }) => {
+        const trace = tracer.at(system, input.path);
+        traceChatStart(trace, { path: input.path, model: input.model, provider: tracer.provider, turn: input.turn, step: input.step }, () => ({ system: input.system.systemPrompt, entries: input.dialogue.effective() }));
+        let response: ModelResponse;
+        try {
+          response = checkedReply(await trace.inChat(input.path, () => options.model(input, signal)));
+        } catch (error) {
+          trace.chatEnded(input.path, { errorCode: signal.aborted ? 'cancelled' : 'model_error', errorMessage: errorText(error) });
+          throw error;
+        }
+        traceChatEnd(trace, input.path, response);
+        return { response, compaction: undefined };
+      }),
+      runToolCalls: toolStepLogic(async (call, signal, step) => {
+        const trace = tracer.at(step.agent.system, call.path);
+        const { path } = call;
+        const id = call.call.id;
+        trace.toolStarted({ path, callId: id, toolName: call.call.name, args: call.call.arguments });
+        const stopped = (): void => trace.toolEnded(path, id, { content: 'cancelled', isError: true, cancelled: true, errorCode: 'cancelled' });
+        signal.addEventListener('abort', stopped, { once: true });
+        try {
+          const outcome = await runCall(call, signal, step, tools, choices);
+          // An Agent call a subagent answers ends when the machine writes its answer.
+          if (!('answeredBy' in outcome)) trace.toolEnded(path, id, { ...outcome, cancelled: false, errorCode: outcome.isError ? outcomeCode(outcome.content, false) : undefined });
+          return outcome;
+        } catch (error) {
+          trace.toolEnded(path, id, { content: errorText(error), isError: true, cancelled: false, errorCode: 'tool_error' });
+          throw error;
+        } finally {
+          signal.removeEventListener('abort', stopped);
+        }
+      }),
+      ...(summarize
+        ? {
+            generateSummary: fromPromise<SummaryResult, SummaryInput>(async ({ input, signal, system }) => {
+              const summary = await summarize(input, signal);
+              tracer.summarized(system, input.path, summary.text.length);
+              return summary;
+            }),
+          }
+        : {}),
+    },
+    actions: {
+      publishInDirectory: ({ context, self }) => void tracer.at(self.system, context.input.path, context.input),
+      adoptSubagent: ({ self }, { path }) => tracer.adopted(self.system, subagentOf(self, path)),
+      releaseAndReport: ({ context, self }, { result }) => traceAgentEnd(tracer.at(self.system, result.path, context.input), result),
+      reportTurn: ({ self }, { report }) => tracer.at(self.system, report.path).turnEnded(report.path, report.turn, report.status, report.stopReason),
+      noteCallAnswered: ({ context, self }, answer) =>
+        tracer.at(self.system, context.input.path).toolEnded(context.input.path, answer.callId, { content: answer.content, isError: answer.isError, cancelled: false, errorCode: answer.isError ? outcomeCode(answer.content, false) : undefined }),
+    },
+  });
 }
 
 async function runCall(input: ToolInput, signal: AbortSignal, step: ToolStepScope, tools: ReadonlyMap<string, HarnessTool>, choices: SpawnChoices): Promise<ToolStepOutcome> {
@@ -197,6 +279,7 @@ async function runCall(input: ToolInput, signal: AbortSignal, step: ToolStepScop
       const actor = agent.system.get(target) as AnyActorRef | undefined;
       if (!actor || actor.getSnapshot().status !== 'active') return refuse('unknown_agent', `no live agent at ${target}`);
       if (parsed.tool === 'cancel_agent') {
+        choices.tracer?.cancelling(agent.system, { path, callId: call.id }, target, [...subtreeOf(actor).reverse(), { path: target, state: stateValueString(actor.getSnapshot().value) }]);
         actor.send({ type: 'cancel', reason: `cancelled by ${path}` });
         return ok({ cancelled: [{ agent_id: target }] });
       }

@@ -70,7 +70,7 @@ const PINNED: Record<string, { readonly values: readonly string[]; readonly type
       'subagentsOf', 'toolStepLogic',
     ],
     types: [
-      'AgentContext', 'AgentEvent', 'AgentInput', 'AgentInputOptions', 'AgentStateMeta', 'AgentStatus', 'AgentWork', 'AnsweredBySubagent', 'CloseMeaning', 'DelegatingAgent', 'DelegatingAgentOptions', 'HarnessTool',
+      'AgentContext', 'AgentEvent', 'AgentInput', 'AgentInputOptions', 'AgentStateMeta', 'AgentStatus', 'AgentWork', 'AnsweredBySubagent', 'CloseMeaning', 'DelegatingAgent', 'DelegatingAgentOptions', 'DelegatingTelemetryOptions', 'HarnessTool',
       'HarnessToolContext', 'InboxMeaning', 'HookInput', 'InboxItem', 'ModelFunction', 'ReportPresenter', 'ReportSettings', 'SampleInput', 'SampleOutput', 'SendMessageEvent', 'StopReason', 'SubagentReport',
       'SubagentReportEvent', 'SummaryActorInput', 'SummaryResult', 'TaskHookDecision', 'ToolExecutor', 'ToolInput', 'ToolOutcome', 'ToolStepInput', 'ToolStepOutcome', 'ToolStepScope',
     ],

@@ -49,6 +49,11 @@ export class TraceBuilder {
   private readonly agents = new Map<string, AgentSpans>();
   /** Requests in flight, by agent path (an agent sends one at a time). */
   private readonly chats = new Map<string, Open>();
+  /**
+   * Requests that started before their agent's span was opened (a host whose hooks tell it of
+   * the agent a moment after its first request went out), with when they started.
+   */
+  private readonly early = new Map<string, { readonly start: ChatStart; readonly at: number }>();
 
   constructor(
     private readonly api: OtelApi,
@@ -86,9 +91,12 @@ export class TraceBuilder {
       ...(start.previous ? { [Sa.resumed]: true } : {}),
       ...(this.recordContent && typeof start.task === 'string' ? { [GenAi.inputMessages]: JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: start.task }] }]) } : {}),
     };
-    const span = this.tracer.startSpan(`invoke_agent ${name}`, { kind: SPAN_KIND_INTERNAL, attributes, links }, parentContext);
+    const early = this.early.get(start.path);
+    this.early.delete(start.path);
+    const span = this.tracer.startSpan(`invoke_agent ${name}`, { kind: SPAN_KIND_INTERNAL, attributes, links, ...(early ? { startTime: early.at } : {}) }, parentContext);
     const context = this.api.trace.setSpan(parentContext, span);
     this.agents.set(start.path, { span, context, name, start, turn: undefined, tools: new Map(), pendingLinks: [], reported: start.previous !== undefined });
+    if (early) this.chatStarted(early.start, early.at);
     return refOf(span.spanContext());
   }
 
@@ -116,9 +124,12 @@ export class TraceBuilder {
    * A model request of turn `turn` starts. Turns after the first are child spans of the
    * agent's span (opened here, at their first request). An agent has one request in flight.
    */
-  chatStarted(start: ChatStart): void {
+  chatStarted(start: ChatStart, startTime?: number): void {
     const agent = this.agents.get(start.path);
-    if (!agent) return;
+    if (!agent) {
+      this.early.set(start.path, { start, at: Date.now() });
+      return;
+    }
     const under = this.turnSpan(agent, start.turn);
     const attributes: Attributes = {
       [GenAi.operationName]: 'chat',
@@ -136,7 +147,7 @@ export class TraceBuilder {
     }
     const links = agent.pendingLinks;
     agent.pendingLinks = [];
-    const span = this.tracer.startSpan(`chat ${start.model}`, { kind: SPAN_KIND_CLIENT, attributes, links }, under.context);
+    const span = this.tracer.startSpan(`chat ${start.model}`, { kind: SPAN_KIND_CLIENT, attributes, links, ...(startTime !== undefined ? { startTime } : {}) }, under.context);
     this.chats.get(start.path)?.span.end();
     this.chats.set(start.path, { span, context: this.api.trace.setSpan(under.context, span) });
   }
@@ -153,6 +164,7 @@ export class TraceBuilder {
 
   /** Ends a request's `chat` span with its usage, or its error code. */
   chatEnded(path: string, end: ChatEnd): void {
+    this.early.delete(path);
     const chat = this.chats.get(path);
     if (!chat) return;
     this.chats.delete(path);
@@ -257,6 +269,11 @@ export class TraceBuilder {
     if (ref) agent.pendingLinks.push({ context: this.spanContextOf(ref), attributes: { [GenAi.agentId]: from } });
   }
 
+  /** Whether the agent at `path` has an open span. */
+  isOpen(path: string): boolean {
+    return this.agents.has(path);
+  }
+
   /** The identity of an agent's open span. */
   refOfAgent(path: string): SpanRef | undefined {
     const agent = this.agents.get(path);
@@ -265,7 +282,7 @@ export class TraceBuilder {
 
   /** Open spans (for tests of cleanup): agents and requests. */
   get openSpans(): number {
-    let n = this.chats.size;
+    let n = this.chats.size + this.early.size;
     for (const agent of this.agents.values()) n += 1 + agent.tools.size + (agent.turn ? 1 : 0);
     return n;
   }

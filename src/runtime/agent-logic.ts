@@ -34,7 +34,8 @@ import { deltaSink, type DeltaSink } from './delta-sink.js';
 import { errorText } from '../dialogue/error-text.js';
 import { normalizeResponse, normalizeSummary } from '../model/normalize.js';
 import { requestSettingsOf, withRetries } from './model-request.js';
-import { failureCode, traceChatEnd, traceChatStart } from './telemetry.js';
+import { failureCode, providerOf } from './telemetry.js';
+import { traceChatEnd, traceChatStart } from '../../machines/agent-trace.js';
 import { classifyFailure } from '../model/transient.js';
 import { SaEvents } from '../otel/attributes.js';
 
@@ -158,7 +159,7 @@ export function createAgentLogic(core: RuntimeCore) {
         const sink: { current: DeltaSink | undefined } = { current: undefined };
         const trace = core.trace;
         const model = core.options.model;
-        if (trace) traceChatStart(trace, model, request, { path: input.path, model: request.model, turn: input.turn, step: input.step });
+        if (trace) traceChatStart(trace, { path: input.path, model: request.model, provider: providerOf(model), turn: input.turn, step: input.step }, () => ({ system: request.system.systemPrompt, entries: request.messages }));
         // Transient failures are retried here, each attempt bounded by the request timeout;
         // what still fails ends the turn (the machine's model error path).
         let value: Awaited<ReturnType<typeof model.sample>>;

@@ -48,7 +48,8 @@ import { EventHub } from './event-stream.js';
 import type { EventsOptions, RuntimeStreamEvent } from './stream-events.js';
 import type { TraceBuilder } from '../otel/trace-builder.js';
 import type { SpanRef } from '../otel/types.js';
-import { traceAgentEnd, traceAgentStart, tracingFor } from './telemetry.js';
+import { tracingFor } from '../otel/load.js';
+import { traceAgentEnd, traceAgentStart } from '../../machines/agent-trace.js';
 
 type Listener<K extends keyof RuntimeEvents> = (event: RuntimeEvents[K]) => void;
 

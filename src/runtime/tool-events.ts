@@ -7,6 +7,7 @@ import type { ToolInput, ToolOutcome, ToolStepOutcome } from '../../machines/age
 import type { RuntimeCore } from './core.js';
 import { executeTool, type CallAnswers } from './tools.js';
 import { admitToolCall } from '../request/tool-call-admission.js';
+import { outcomeCode } from '../../machines/agent-trace.js';
 
 /** The outcome text a cancelled call's `tool-call-finished` carries. */
 const CANCELLED_CALL = 'Error (aborted): the call was stopped before it finished';
@@ -53,12 +54,6 @@ export function answeredCall(core: RuntimeCore, path: string, answer: { readonly
   finish(answer.content, answer.isError);
 }
 
-/** The error code an error outcome's text starts with (`Error (code): ...`). */
-function codeOf(content: string, cancelled: boolean): string {
-  if (cancelled) return 'cancelled';
-  return /^Error \(([a-z_]+)\)/.exec(content)?.[1] ?? 'tool_error';
-}
-
 /** Runs a tool call like `executeTool`, publishing its start and finish while anyone iterates events. */
 export async function executeToolWithEvents(core: RuntimeCore, input: ToolInput, signal: AbortSignal, answers: CallAnswers = 'awaited'): Promise<ToolStepOutcome> {
   // Without an iterator or a tracer the call costs what it did before streaming existed.
@@ -73,7 +68,7 @@ export async function executeToolWithEvents(core: RuntimeCore, input: ToolInput,
     done = true;
     forget();
     core.publish({ type: 'tool-call-finished', path, callId: call.id, toolName: call.name, content, isError, cancelled });
-    trace?.toolEnded(path, call.id, { content, isError, cancelled, errorCode: isError ? codeOf(content, cancelled) : undefined });
+    trace?.toolEnded(path, call.id, { content, isError, cancelled, errorCode: isError ? outcomeCode(content, cancelled) : undefined });
   };
   const forget = signal.aborted ? () => {} : onStepAbort(signal, () => finish(CANCELLED_CALL, true, true));
   if (signal.aborted) finish(CANCELLED_CALL, true, true);
