@@ -268,7 +268,10 @@ describe('defect 10: forks are continuable by default', () => {
   it("one-shot forks are the host's choice: defaults.lifetime, the spawn policy, or a preset of its own", async () => {
     expect((await forkOf('all', 'caller', { defaults: { delivery: 'caller', lifetime: 'one-shot' } })).state).toBe('settled');
     expect((await forkOf('all', 'parent', { spawnPolicy: () => ({ lifetime: 'one-shot' }) })).state).toBe('settled');
-    const presets = { mine: { name: 'mine', systemPrompt: 'x', tools: ['Agent', 'send_message', 'close_agent'] } };
+    // A preset of the host's own asks for it; one that names no fork lifetime keeps forks continuable.
+    const presets = { mine: { name: 'mine', systemPrompt: 'x', tools: ['Agent', 'send_message', 'close_agent'], defaults: { forkLifetime: 'one-shot' as const } } };
     expect((await forkOf('all', 'caller', { presets })).state).toBe('settled');
+    const silent = { mine: { name: 'mine', systemPrompt: 'x', tools: ['Agent', 'send_message', 'close_agent'] } };
+    expect((await forkOf('all', 'caller', { presets: silent })).state).toBe('running.idle');
   });
 });
