@@ -3,6 +3,7 @@
  * hub, and the runtime publishes into the hub only while someone is subscribed, so a session
  * without consumers builds no event objects at all.
  */
+import { BoundedQueue } from './bounded-queue.js';
 import { RuntimeError } from './errors.js';
 import { isWithin } from './paths.js';
 import { DEFAULT_EVENT_BUFFER, type EventsOptions, type RuntimeStreamEvent } from './stream-events.js';
@@ -22,12 +23,12 @@ function matches(filter: Filter, path: string): boolean {
 const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
 
 /**
- * One iterator's queue: a bounded FIFO (array and head index, compacted as it drains). A
- * consumer that does not read loses the oldest events, never the runtime's memory.
+ * One iterator's queue: a bounded FIFO ({@link BoundedQueue}). A consumer that does not read,
+ * or stops reading, loses the oldest events, never the runtime's memory: it holds at most
+ * `bufferSize` events however many are published.
  */
 class Subscriber implements AsyncIterableIterator<RuntimeStreamEvent> {
-  private items: RuntimeStreamEvent[] = [];
-  private head = 0;
+  private readonly items: BoundedQueue<RuntimeStreamEvent>;
   private dropped = 0;
   /** `next` calls waiting for an event, oldest first. */
   private waiting: Array<(result: IteratorResult<RuntimeStreamEvent, undefined>) => void> = [];
@@ -37,10 +38,11 @@ class Subscriber implements AsyncIterableIterator<RuntimeStreamEvent> {
 
   constructor(
     readonly filter: Filter,
-    private readonly bufferSize: number,
+    bufferSize: number,
     private readonly unsubscribe: (subscriber: Subscriber) => void,
     signal: AbortSignal | undefined,
   ) {
+    this.items = new BoundedQueue(bufferSize);
     if (signal) {
       const onAbort = (): void => void this.return();
       signal.addEventListener('abort', onAbort, { once: true });
@@ -60,12 +62,9 @@ class Subscriber implements AsyncIterableIterator<RuntimeStreamEvent> {
       waiting({ done: false, value: event });
       return;
     }
-    if (this.items.length - this.head >= this.bufferSize) {
-      this.head++;
-      this.dropped++;
-    }
-    this.items.push(event);
+    if (this.items.push(event)) this.dropped++;
   }
+
 
   /** Ends the iteration after what is queued (the agent or session it follows ended). */
   close(): void {
@@ -83,26 +82,14 @@ class Subscriber implements AsyncIterableIterator<RuntimeStreamEvent> {
       this.dropped = 0;
       return Promise.resolve({ done: false, value: { type: 'lagged', path: this.filter.path ?? '/root', dropped } });
     }
-    if (this.head < this.items.length) {
-      const value = this.items[this.head]!;
-      this.head++;
-      if (this.head === this.items.length) {
-        this.items = [];
-        this.head = 0;
-      } else if (this.head >= 1024 && this.head * 2 >= this.items.length) {
-        this.items = this.items.slice(this.head);
-        this.head = 0;
-      }
-      return Promise.resolve({ done: false, value });
-    }
+    if (this.items.size > 0) return Promise.resolve({ done: false, value: this.items.shift()! });
     if (this.closing) return Promise.resolve(DONE);
     return new Promise((resolve) => this.waiting.push(resolve));
   }
 
   /** `break` out of `for await`, or an aborted signal: unsubscribes and drops what is queued. */
   return(): Promise<IteratorResult<RuntimeStreamEvent, undefined>> {
-    this.items = [];
-    this.head = 0;
+    this.items.clear();
     this.dropped = 0;
     this.close();
     return Promise.resolve(DONE);
