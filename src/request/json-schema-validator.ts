@@ -6,6 +6,10 @@
  * JSON Schema draft 2020-12 (which also reads the common draft-07 keywords), with `allErrors`
  * so one message can name every problem. Unknown keywords are allowed: schemas come from role
  * files and schema libraries written for other tools.
+ *
+ * `addUsedSchema: false`: a compiled schema's `$id` is not registered in the instance, so two
+ * schemas with the same `$id` (two roles, a schema edited between sessions) never clash, and
+ * a schema's references still resolve within itself. Nothing here adds schemas by `$id`.
  */
 import { createRequire } from 'node:module';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
@@ -16,7 +20,7 @@ let instance: Ajv2020 | undefined;
 export function jsonSchemaAjv(): Ajv2020 {
   if (instance === undefined) {
     const { Ajv2020: Ajv } = createRequire(import.meta.url)('ajv/dist/2020.js') as { Ajv2020: typeof Ajv2020 };
-    instance = new Ajv({ allErrors: true, strict: false });
+    instance = new Ajv({ allErrors: true, strict: false, addUsedSchema: false });
   }
   return instance;
 }

@@ -12,8 +12,8 @@ import { canonicalJson } from './canonical.js';
 import { jsonSchemaAjv } from './json-schema-validator.js';
 import type { JsonObject } from './types.js';
 import { freezeBuilt } from '../dialogue/freeze.js';
-import { jsonTextDepth } from './json-bounds.js';
-import { DEFAULT_INPUT_LIMITS, type InputLimits } from './input-limits.js';
+import { describeJsonProblem, jsonProblem, jsonTextDepth } from './json-bounds.js';
+import { DEFAULT_INPUT_LIMITS, schemaBounds, type InputLimits } from './input-limits.js';
 
 /** A schema that cannot be compiled, with where it came from. */
 export class OutputSchemaError extends Error {
@@ -24,37 +24,84 @@ export class OutputSchemaError extends Error {
 /** The outcome of checking a final answer. */
 export type OutputCheck = { readonly valid: true; readonly value: JsonValue } | { readonly valid: false; readonly errors: string };
 
-const compiled = new WeakMap<object, ValidateFunction>();
+/** One compiled schema: its frozen canonical form (what agents hold) and its validator. */
+interface Compiled {
+  readonly schema: JsonObject;
+  readonly validate: ValidateFunction;
+}
 
 /**
- * Checks that `schema` is a JSON Schema object Ajv can compile; returns it deeply frozen
- * (canonical key order). Throws {@link OutputSchemaError} naming `source` otherwise.
+ * Distinct schema contents kept compiled. Ajv keeps every schema it compiled until it is
+ * removed, so the cache is bounded: past this many contents the least recently used is
+ * removed from Ajv (agents that hold its schema keep their validator, below).
  */
-export function checkOutputSchema(schema: unknown, source: string): JsonObject {
+export const MAX_COMPILED_SCHEMAS = 256;
+
+/** Compiled schemas by canonical JSON, least recently used first. */
+const byContent = new Map<string, Compiled>();
+/** The compiled schema of each frozen schema this module handed out. */
+const byFrozen = new WeakMap<object, Compiled>();
+
+const LIMIT_NAMES = { maxDepth: 'maxSchemaDepth', maxBytes: 'maxSchemaBytes' } as const;
+
+/**
+ * Checks that `schema` is a JSON Schema object Ajv can compile, within `maxSchemaDepth` and
+ * `maxSchemaBytes`; returns it deeply frozen (canonical key order). Schemas are compiled once
+ * per content: every spawn with an equal schema (whatever its key order) gets the same frozen
+ * object and validator, so a schema with `$id` works for each of them.
+ *
+ * @throws OutputSchemaError naming `source` when it is not a schema, too deep or too large.
+ *
+ * @example
+ * ```ts
+ * const schema = checkOutputSchema({ type: 'object', required: ['file'] }, 'spawn output');
+ * checkOutputSchema({ required: ['file'], type: 'object' }, 'role output') === schema; // true
+ * ```
+ */
+export function checkOutputSchema(schema: unknown, source: string, limits: InputLimits = DEFAULT_INPUT_LIMITS): JsonObject {
   if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) {
     throw new OutputSchemaError(`${source}: an output schema must be a JSON Schema object, e.g. { "type": "object", "properties": { ... } }`);
   }
-  let frozen: JsonObject;
-  try {
-    frozen = freezeBuilt(JSON.parse(canonicalJson(schema)) as JsonObject);
-  } catch (error) {
-    throw new OutputSchemaError(`${source}: the output schema is not JSON (${error instanceof Error ? error.message : String(error)})`);
+  // Bounded before anything recursive (canonical JSON, freezing, Ajv) walks it.
+  const problem = jsonProblem(schema, schemaBounds(limits));
+  if (problem !== undefined) {
+    const limit = problem.bound === undefined ? '' : ` (limit ${LIMIT_NAMES[problem.bound]})`;
+    throw new OutputSchemaError(`${source}: the output schema is invalid: ${describeJsonProblem(problem)}${limit}`);
   }
-  validatorOf(frozen, source);
-  return frozen;
+  const known = byFrozen.get(schema);
+  if (known !== undefined) return known.schema;
+  return compiledOf(canonicalJson(schema), source).schema;
 }
 
-function validatorOf(schema: JsonObject, source = 'output schema'): ValidateFunction {
-  const hit = compiled.get(schema);
-  if (hit) return hit;
+/** The compiled schema for a canonical JSON text, compiling it on first sight. */
+function compiledOf(key: string, source: string): Compiled {
+  const hit = byContent.get(key);
+  if (hit !== undefined) {
+    byContent.delete(key);
+    byContent.set(key, hit);
+    return hit;
+  }
+  const schema = freezeBuilt(JSON.parse(key) as JsonObject);
   let validate: ValidateFunction;
   try {
     validate = jsonSchemaAjv().compile(schema);
   } catch (error) {
     throw new OutputSchemaError(`${source}: the output schema is not valid JSON Schema (${error instanceof Error ? error.message : String(error)})`);
   }
-  compiled.set(schema, validate);
-  return validate;
+  const entry: Compiled = { schema, validate };
+  byContent.set(key, entry);
+  byFrozen.set(schema, entry);
+  if (byContent.size > MAX_COMPILED_SCHEMAS) {
+    const [oldestKey, oldest] = byContent.entries().next().value!;
+    byContent.delete(oldestKey);
+    jsonSchemaAjv().removeSchema(oldest.schema);
+  }
+  return entry;
+}
+
+/** The validator of a schema: the one compiled for it, else (a schema built elsewhere) the one for its content. */
+function validatorOf(schema: JsonObject): ValidateFunction {
+  return byFrozen.get(schema)?.validate ?? compiledOf(canonicalJson(schema), 'output schema').validate;
 }
 
 /** Schema problems named in one repair request at most; the rest are counted. */

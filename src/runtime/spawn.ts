@@ -120,7 +120,7 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
   // Structured output: the host's schema for this spawn, else the role's; checked before anything is held.
   const outputSource = policy?.output !== undefined ? 'spawn output' : `role ${role?.name ?? ''} output`;
   const rawOutput = policy?.output ?? role?.output;
-  const output = rawOutput === undefined ? undefined : checkOutputSchema(rawOutput, outputSource);
+  const output = rawOutput === undefined ? undefined : checkOutputSchema(rawOutput, outputSource, core.registry.limits);
   const layers = permissionLayers(core, role, policy?.tools, parentContext.input.system);
   const head = core.heads.forChild({ parent: parentContext.input.system, layers });
   const model = spawnModel(core, request.model, role, parentContext.input.model);
