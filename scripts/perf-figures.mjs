@@ -1,0 +1,83 @@
+#!/usr/bin/env node
+/**
+ * Writes docs/performance.md's "Latest measured figures" section from one bench run, so the
+ * figures there are what a script printed, with the commit, the Node release and the
+ * machine's load they came from, never typed by hand.
+ *
+ *   npm run perf:doc            the fan-out, spawn, routing, memory and peer benches
+ *   npm run perf:doc -- --no-peers   without the peer bench (it takes minutes)
+ *
+ * It runs the compiled benches (`npm run bench` builds them) under the Node on PATH; the npm
+ * script puts Node 24 first.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { loadavg, cpus } from 'node:os';
+
+const DOC = new URL('../docs/performance.md', import.meta.url);
+const BEGIN = '<!-- figures:begin (written by scripts/perf-figures.mjs; do not edit by hand) -->';
+const END = '<!-- figures:end -->';
+const peers = !process.argv.includes('--no-peers');
+
+/** Each figure the issue tracks, with its target (as text) when it has one. */
+const TRACKED = [
+  ['fanout.reply.vs_xstate_floor.ratio', '≤ 2.5'],
+  ['fanout.machine_only.vs_xstate_floor.ratio', '≤ 1.8'],
+  ['fanout.reply.linearity', '≤ 1.3'],
+  ['fanout.reply.us_per_subagent_1000', 'reference'],
+  ['spawn.vs_raw_xstate.ratio', 'reference'],
+  ['spawn.xstate_floor.ratio', 'reference'],
+  ['spawn.isolated.us_per_child', 'reference'],
+  ['route.vs_raw_xstate.ratio', '≥ 0.5'],
+  ['memory.idle_subagent_bytes', '≤ 4,096'],
+  ['memory.settled_subagent_bytes', '≤ 512'],
+  ['peers.best_ratio_1', '≤ 0.8'],
+  ['peers.best_ratio_10', '≤ 0.8'],
+  ['peers.best_ratio_100', '≤ 0.8'],
+  ['peers.best_ratio_1000', '≤ 0.8'],
+  ['peers.best_ratio_p90_10', '≤ 0.8'],
+];
+
+const run = (command, args) => execFileSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 << 20 });
+const figures = new Map();
+const collect = (text) => {
+  for (const line of text.split('\n')) {
+    const match = /^([a-z][\w.]*) (-?[\d.e+]+)$/.exec(line.trim());
+    if (match) figures.set(match[1], Number(match[2]));
+  }
+};
+
+const commit = run('git', ['rev-parse', '--short', 'HEAD']).trim();
+const dirty = run('git', ['status', '--porcelain', '--untracked-files=no']).trim() !== '';
+const loadBefore = loadavg()[0];
+run('node', ['node_modules/typescript-7/bin/tsc', '-p', 'tsconfig.bench.json']);
+collect(run('node', ['.bench-build/bench/run.js', 'fanout', 'runtime', 'memory']));
+let peerTable = '';
+if (peers) {
+  run('npm', ['--prefix', 'bench/peers', 'ci', '--no-audit', '--no-fund', '--loglevel=error']);
+  const out = run('node', ['bench/peers/peers.mjs']);
+  collect(out);
+  peerTable = out.slice(out.indexOf('\nTotal ms') + 1).trim();
+}
+const loadAfter = loadavg()[0];
+
+const shown = (value) => (value === undefined ? 'not measured' : Number.isInteger(value) ? value.toLocaleString('en-US') : value.toPrecision(3));
+const section = [
+  BEGIN,
+  '## Latest measured figures',
+  '',
+  `One run of \`npm run perf:doc\` at commit \`${commit}\`${dirty ? ' (with uncommitted changes)' : ''}, Node ${process.version}, ${cpus().length} cores, load average ${loadBefore.toFixed(1)} before and ${loadAfter.toFixed(1)} after, on ${new Date().toISOString().slice(0, 10)}.`,
+  '',
+  '| figure | measured | target |',
+  '| --- | --- | --- |',
+  ...TRACKED.filter(([name]) => peers || !name.startsWith('peers.')).map(([name, target]) => `| \`${name}\` | ${shown(figures.get(name))} | ${target} |`),
+  ...(peerTable ? ['', peerTable] : []),
+  END,
+].join('\n');
+
+const doc = readFileSync(DOC, 'utf8');
+const start = doc.indexOf(BEGIN);
+const end = doc.indexOf(END);
+const next = start >= 0 && end > start ? `${doc.slice(0, start)}${section}${doc.slice(end + END.length)}` : `${doc.trimEnd()}\n\n${section}\n`;
+writeFileSync(DOC, next);
+console.log(section);
