@@ -118,8 +118,8 @@ const PINNED: Record<string, { readonly values: readonly string[]; readonly type
   },
   './policy': {
     values: [
-      'CLAUDE_MODEL_ALIASES', 'INHERIT_MODEL', 'PERMISSION_MODES', 'PERMISSION_MODE_RULES', 'RoleRegistry', 'checkToolCall', 'effectiveToolNames', 'isToolAllowed',
-      'mapToolEntry', 'parseDefinition', 'requiredConfirmations', 'resolveLimits', 'resolveModelName',
+      'AGENT_TOOL', 'CLAUDE_MODEL_ALIASES', 'INHERIT_MODEL', 'LEGACY_AGENT_TOOL', 'PERMISSION_MODES', 'PERMISSION_MODE_RULES', 'RoleRegistry', 'checkSpawnRole',
+      'checkToolCall', 'effectiveToolNames', 'isToolAllowed', 'mapToolEntry', 'normalizeAgentEntry', 'parseDefinition', 'requiredConfirmations', 'resolveLimits', 'resolveModelName',
     ],
     types: ['CallCheckInput', 'CallVerdict', 'EffectiveTools', 'ModelResolution', 'PathAnchors', 'PermissionLayer', 'PermissionModeRules'],
   },
