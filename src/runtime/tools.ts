@@ -122,6 +122,14 @@ async function runHostTool(core: RuntimeCore, path: string, callId: string, name
   if (!verdict.ok) throw new RuntimeError('tool_not_allowed', verdict.reason);
   // Only a call that needs approval costs an asynchronous step (results keep their order).
   if (tool.needsApproval !== undefined && tool.needsApproval !== false) await approve(core, tool, { path, tool: name, args: parsed.args, callId }, signal);
+  // At most once across a crash: a call that must not run twice runs only once the journal
+  // holds it (a resume then answers it as interrupted instead of asking the model again), and
+  // only while this runtime still holds the session (a node that lost its lease runs nothing).
+  if (core.journal && !(core.options.idempotentTools ?? []).includes(name)) {
+    await core.journal.beforeEffect();
+    core.assertRunning();
+    signal.throwIfAborted();
+  }
   const grants = core.registry.get(path)?.grants;
   const output = await tool.execute(parsed.args, {
     path,

@@ -187,6 +187,15 @@ export class SessionJournal {
     if (context.dialogue.length > 0) w.seedLength = context.dialogue.seedLength;
   }
 
+  /**
+   * Before an effect that must not happen twice (a tool call that is not idempotent): resolves
+   * once everything journaled so far, the call itself included, is stored and the store still
+   * holds the session; rejects with the store's error otherwise.
+   */
+  async beforeEffect(): Promise<void> {
+    await (this.store.fence ? this.store.fence() : this.store.flush());
+  }
+
   /** Whether the journal has the descriptor of `path`. */
   knows(path: string): boolean {
     return this.written.has(path);

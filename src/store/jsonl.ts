@@ -401,6 +401,13 @@ export class JsonlSessionStore implements SessionStore {
     if (this.state.error) throw this.state.error;
   }
 
+  async fence(): Promise<void> {
+    this.writePending();
+    if (this.fsync !== 'never') this.syncNow();
+    if (!this.state.error && !this.state.closed && !this.lock.held()) this.leaseLost();
+    this.state.check();
+  }
+
   async close(): Promise<void> {
     if (this.state.closed) return;
     this.writePending();

@@ -267,6 +267,11 @@ export class PostgresSessionStore implements SessionStore {
 
   private async renew(): Promise<void> {
     if (this.state.error || this.state.closed) return;
+    await this.renewNow();
+  }
+
+  /** Extends the lease now; fails the store when it was lost or the server cannot be reached. */
+  private async renewNow(): Promise<void> {
     try {
       const renewed = await this.setup.pool.query(
         `UPDATE ${this.setup.schema}.sessions SET lease_expires = now() + $3 * interval '1 millisecond' WHERE session_id = $1 AND lease_token = $2 AND lease_expires > now()`,
@@ -287,6 +292,15 @@ export class PostgresSessionStore implements SessionStore {
   async flush(): Promise<void> {
     while (this.writing) await this.writing;
     if (this.state.error) throw this.state.error;
+  }
+
+  async fence(): Promise<void> {
+    await this.flush();
+    this.state.check();
+    // Renewing is the check: it succeeds only while the row still carries this node's token and
+    // an unexpired lease, and then no other node can take the session for another leaseMs.
+    await this.renewNow();
+    this.state.check();
   }
 
   async close(): Promise<void> {

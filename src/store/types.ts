@@ -57,6 +57,15 @@ export interface SessionStore {
   append(record: JournalRecord): void;
   /** Resolves once every record appended so far is stored (and synced, per the store's policy). */
   flush(): Promise<void>;
+  /**
+   * Resolves once every record appended so far is stored and synced, and this store still holds
+   * the session: its lock or lease is checked now, not at its last renewal. Rejects with the
+   * store's failure otherwise (`lease_lost` when another runtime took the session over). The
+   * runtime calls it before running a tool call that must not run twice, so that the call is
+   * journaled first and a node that lost the session runs nothing more. Optional: a store
+   * without it is flushed instead.
+   */
+  fence?(): Promise<void>;
   /** Flushes, then releases the lock or lease. Further appends throw `closed`. */
   close(): Promise<void>;
   /** Calls `listener` once if storage fails; returns the unsubscribe function. */
