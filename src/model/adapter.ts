@@ -41,9 +41,10 @@ export interface ModelAdapter {
   readonly name: string;
   /**
    * The provider it talks to, as OpenTelemetry's `gen_ai.provider.name` names it (`anthropic`,
-   * `openai`, ...). Default: `name` up to its first `.` or `:`.
+   * `openai`, ...), or a function of the request's model id for an adapter that routes models
+   * to several providers. Default: `name` up to its first `.` or `:`.
    */
-  readonly provider?: string;
+  readonly provider?: string | ((model: string) => string);
   sample(request: ModelRequest, context: SampleContext): Promise<ModelResponse>;
 }
 

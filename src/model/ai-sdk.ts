@@ -168,6 +168,8 @@ export function aiSdkModel(modelOrTable: LanguageModelV4 | AiSdkModelTableOption
   const name = options.name ?? (single ? `${modelOrTable.provider}:${modelOrTable.modelId}` : `ai-sdk:${Object.keys(modelOrTable.models).join(',')}`);
   return {
     name,
+    // The provider id before its first dot, as gen_ai.provider.name wants it (`anthropic.messages` → `anthropic`).
+    provider: single ? providerKey(modelOrTable) : (model: string) => providerKey(pick(model)),
     async sample(request, context) {
       // Send nothing for a request already cancelled, or for a model the table lacks.
       throwIfAborted(context.signal);

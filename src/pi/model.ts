@@ -166,6 +166,7 @@ export function piModelAdapter(source: PiModelSource): ModelAdapter {
   const replies: ReplyMemory = new Map();
   return {
     name: 'pi',
+    provider: (model) => source.model(model)?.provider ?? 'pi',
     async sample(request, context) {
       const model = source.model(request.model);
       if (model === undefined) throw Object.assign(new Error(`Pi has no model "${request.model}" (check the models table and Pi's model list, /model)`), { isRetryable: false });

@@ -159,7 +159,7 @@ export function createAgentLogic(core: RuntimeCore) {
         const sink: { current: DeltaSink | undefined } = { current: undefined };
         const trace = core.trace;
         const model = core.options.model;
-        if (trace) traceChatStart(trace, { path: input.path, model: request.model, provider: providerOf(model), turn: input.turn, step: input.step }, () => ({ system: request.system.systemPrompt, entries: request.messages }));
+        if (trace) traceChatStart(trace, { path: input.path, model: request.model, provider: providerOf(model, request.model), turn: input.turn, step: input.step }, () => ({ system: request.system.systemPrompt, entries: request.messages }));
         // Transient failures are retried here, each attempt bounded by the request timeout;
         // what still fails ends the turn (the machine's model error path).
         let value: Awaited<ReturnType<typeof model.sample>>;

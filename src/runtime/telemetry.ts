@@ -18,7 +18,16 @@ export function failureCode(error: unknown, status: number | undefined): string 
   return status !== undefined ? String(status) : 'model_error';
 }
 
-/** The provider a model adapter talks to: its `provider`, else its name up to the first `.` or `:`. */
-export function providerOf(adapter: ModelAdapter): string {
-  return adapter.provider ?? adapter.name.split(/[.:]/)[0] ?? adapter.name;
+/** The provider a request to `model` goes to: the adapter's `provider`, else its name up to the first `.` or `:`. */
+export function providerOf(adapter: ModelAdapter, model: string): string {
+  const provider = adapter.provider;
+  if (typeof provider === 'string') return provider;
+  if (typeof provider === 'function') {
+    try {
+      return provider(model);
+    } catch {
+      // A model the adapter does not know fails its request with a clear error; the span just lacks the name.
+    }
+  }
+  return adapter.name.split(/[.:]/)[0] ?? adapter.name;
 }
