@@ -23,9 +23,12 @@ const STATUS_ERROR = 2;
 /** The name the tracer is taken under from the global provider. */
 export const TRACER_NAME = 'subagent-actors';
 
+/** An open span, and the context it is active in (made when first needed: most spans parent nothing). */
 interface Open {
   readonly span: Span;
-  readonly context: Context;
+  /** The context the span was started in. */
+  readonly parent: Context;
+  context: Context | undefined;
 }
 
 /** One agent's open spans. */
@@ -67,7 +70,7 @@ export class TraceBuilder {
   agentStarted(start: AgentStart): SpanRef {
     const parent = start.parentPath === null ? undefined : this.agents.get(start.parentPath);
     const spawner = parent && start.callId !== undefined ? parent.tools.get(start.callId) : undefined;
-    let parentContext = spawner?.context ?? (parent ? this.innermost(parent).context : this.api.ROOT_CONTEXT);
+    let parentContext = spawner ? this.contextOf(spawner) : parent ? this.contextOf(this.innermost(parent)) : this.api.ROOT_CONTEXT;
     const links: Link[] = [];
     if (start.previous) {
       links.push({ context: this.spanContextOf(start.previous), attributes: { [Sa.resumed]: true } });
@@ -80,22 +83,25 @@ export class TraceBuilder {
       [GenAi.agentId]: start.path,
       [GenAi.agentName]: name,
       [GenAi.conversationId]: start.sessionId,
-      [GenAi.requestModel]: start.model,
-      [Sa.treeId]: start.treeId,
       [Sa.contextMode]: start.contextMode,
       [Sa.context]: start.context,
       [Sa.delivery]: start.delivery,
       [Sa.lifetime]: start.lifetime,
-      ...(start.parentPath !== null ? { [Sa.parentAgentId]: start.parentPath } : {}),
-      ...(start.role !== undefined ? { [Sa.role]: start.role } : {}),
-      ...(start.previous ? { [Sa.resumed]: true } : {}),
-      ...(this.recordContent && typeof start.task === 'string' ? { [GenAi.inputMessages]: JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: start.task }] }]) } : {}),
     };
+    // What every span of the tree shares (the tree's id, the model unless a chat says otherwise) is on the root's.
+    if (start.parentPath === null) {
+      attributes[Sa.treeId] = start.treeId;
+      attributes[GenAi.requestModel] = start.model;
+    } else {
+      attributes[Sa.parentAgentId] = start.parentPath;
+    }
+    if (start.role !== undefined) attributes[Sa.role] = start.role;
+    if (start.previous) attributes[Sa.resumed] = true;
+    if (this.recordContent && typeof start.task === 'string') attributes[GenAi.inputMessages] = JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: start.task }] }]);
     const early = this.early.get(start.path);
     this.early.delete(start.path);
-    const span = this.tracer.startSpan(`invoke_agent ${name}`, { kind: SPAN_KIND_INTERNAL, attributes, links, ...(early ? { startTime: early.at } : {}) }, parentContext);
-    const context = this.api.trace.setSpan(parentContext, span);
-    this.agents.set(start.path, { span, context, name, start, turn: undefined, tools: new Map(), pendingLinks: [], reported: start.previous !== undefined });
+    const span = this.tracer.startSpan(`invoke_agent ${name}`, { kind: SPAN_KIND_INTERNAL, attributes, ...(links.length > 0 ? { links } : {}), ...(early ? { startTime: early.at } : {}) }, parentContext);
+    this.agents.set(start.path, { span, parent: parentContext, context: undefined, name, start, turn: undefined, tools: new Map(), pendingLinks: [], reported: start.previous !== undefined });
     if (early) this.chatStarted(early.start, early.at);
     return refOf(span.spanContext());
   }
@@ -106,7 +112,7 @@ export class TraceBuilder {
     if (!agent) return;
     this.reported(agent);
     this.agents.delete(path);
-    this.chatEnded(path, { errorCode: end.status === 'cancelled' ? 'cancelled' : end.stopReason });
+    if (this.chats.has(path) || this.early.has(path)) this.chatEnded(path, { errorCode: end.status === 'cancelled' ? 'cancelled' : end.stopReason });
     for (const [, tool] of agent.tools) tool.span.end();
     agent.tools.clear();
     const attributes: Attributes = { [Sa.status]: end.status, [Sa.stopReason]: end.stopReason };
@@ -135,7 +141,6 @@ export class TraceBuilder {
       [GenAi.operationName]: 'chat',
       [GenAi.providerName]: start.provider,
       [GenAi.requestModel]: start.model,
-      [GenAi.agentId]: start.path,
       [GenAi.conversationId]: agent.start.sessionId,
       [Sa.turn]: start.turn,
       [Sa.step]: start.step,
@@ -147,9 +152,10 @@ export class TraceBuilder {
     }
     const links = agent.pendingLinks;
     agent.pendingLinks = [];
-    const span = this.tracer.startSpan(`chat ${start.model}`, { kind: SPAN_KIND_CLIENT, attributes, links, ...(startTime !== undefined ? { startTime } : {}) }, under.context);
+    const parent = this.contextOf(under);
+    const span = this.tracer.startSpan(`chat ${start.model}`, { kind: SPAN_KIND_CLIENT, attributes, ...(links.length > 0 ? { links } : {}), ...(startTime !== undefined ? { startTime } : {}) }, parent);
     this.chats.get(start.path)?.span.end();
-    this.chats.set(start.path, { span, context: this.api.trace.setSpan(under.context, span) });
+    this.chats.set(start.path, { span, parent, context: undefined });
   }
 
   /**
@@ -190,7 +196,7 @@ export class TraceBuilder {
   /** Runs `fn` with the request's `chat` span active, so spans its provider code starts nest under it. */
   inChat<T>(path: string, fn: () => T): T {
     const chat = this.chats.get(path);
-    return chat ? this.api.context.with(chat.context, fn) : fn();
+    return chat ? this.api.context.with(this.contextOf(chat), fn) : fn();
   }
 
   /** A tool call starts: an `execute_tool {tool}` span under the agent's turn. */
@@ -203,11 +209,11 @@ export class TraceBuilder {
       [GenAi.toolName]: start.toolName,
       [GenAi.toolCallId]: start.callId,
       [GenAi.toolType]: 'function',
-      [GenAi.agentId]: start.path,
-      ...(this.recordContent && start.args !== undefined ? { [GenAi.toolCallArguments]: JSON.stringify(start.args) } : {}),
     };
-    const span = this.tracer.startSpan(`execute_tool ${start.toolName}`, { kind: SPAN_KIND_INTERNAL, attributes }, under.context);
-    agent.tools.set(start.callId, { span, context: this.api.trace.setSpan(under.context, span) });
+    if (this.recordContent && start.args !== undefined) attributes[GenAi.toolCallArguments] = JSON.stringify(start.args);
+    const parent = this.contextOf(under);
+    const span = this.tracer.startSpan(`execute_tool ${start.toolName}`, { kind: SPAN_KIND_INTERNAL, attributes }, parent);
+    agent.tools.set(start.callId, { span, parent, context: undefined });
   }
 
   /** A tool call ended. */
@@ -299,6 +305,11 @@ export class TraceBuilder {
     if (notice) this.noticeDelivered(parentPath, agent.start.path, refOf(agent.span.spanContext()));
   }
 
+  /** The context `open`'s span is active in (spans started in it are its children). */
+  private contextOf(open: Open): Context {
+    return (open.context ??= this.api.trace.setSpan(open.parent, open.span));
+  }
+
   private innermost(agent: AgentSpans): Open {
     return agent.turn ?? agent;
   }
@@ -310,8 +321,9 @@ export class TraceBuilder {
     const links = agent.pendingLinks;
     agent.pendingLinks = [];
     const attributes: Attributes = { [GenAi.operationName]: 'invoke_agent', [GenAi.agentId]: agent.start.path, [GenAi.agentName]: agent.name, [GenAi.conversationId]: agent.start.sessionId, [Sa.turn]: turn };
-    const span = this.tracer.startSpan(`invoke_agent ${agent.name}`, { kind: SPAN_KIND_INTERNAL, attributes, links }, agent.context);
-    agent.turn = { span, context: this.api.trace.setSpan(agent.context, span), number: turn };
+    const parent = this.contextOf(agent);
+    const span = this.tracer.startSpan(`invoke_agent ${agent.name}`, { kind: SPAN_KIND_INTERNAL, attributes, ...(links.length > 0 ? { links } : {}) }, parent);
+    agent.turn = { span, parent, context: undefined, number: turn };
     return agent.turn;
   }
 

@@ -52,12 +52,13 @@ describe('delegatingAgent telemetry', () => {
     }
     expect(new Set(spans.map((s) => s.spanContext().traceId)).size).toBe(1);
     const chats = spans.filter((s) => s.name === 'chat m1');
-    expect(chats.filter((c) => c.attributes['gen_ai.agent.id'] === '/root')).toHaveLength(2);
+    const chatsOf = (path: string) => chats.filter((c) => c.parentSpanContext?.spanId === agentSpan(spans, path).spanContext().spanId);
+    expect(chatsOf('/root')).toHaveLength(2);
     expect(chats[0]!.attributes).toMatchObject({ 'gen_ai.provider.name': 'test-provider', 'gen_ai.usage.input_tokens': 12, 'gen_ai.usage.cache_read.input_tokens': 4, 'gen_ai.usage.cache_creation.input_tokens': 1 });
     const slow = agentSpan(spans, '/root/slow');
     expect(slow.events.find((e) => e.name === 'subagent_actors.cancelled')?.attributes).toMatchObject({ 'cancelled.root': '/root/slow' });
     expect(slow.attributes['subagent_actors.status']).toBe('cancelled');
-    const slowChat = spans.find((s) => s.attributes['gen_ai.agent.id'] === '/root/slow' && s.attributes['gen_ai.operation.name'] === 'chat')!;
+    const slowChat = chatsOf('/root/slow')[0]!;
     expect(slowChat.status).toEqual({ code: SpanStatusCode.ERROR, message: 'cancelled' });
     const cancel = spans.find((s) => s.name === 'execute_tool cancel_agent')!;
     expect(cancel.events.find((e) => e.name === 'subagent_actors.cancel_report')?.attributes?.['stopped.paths']).toEqual(['/root/slow']);

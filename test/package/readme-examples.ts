@@ -20,6 +20,7 @@ export interface ReadmeExample {
 /** Modules an example may import that the scratch project does not install, and why. */
 const UNAVAILABLE: Readonly<Record<string, string>> = {
   '@ai-sdk/anthropic': 'needs a provider package and an API key',
+  '@opentelemetry/sdk-trace': 'needs an OpenTelemetry SDK and an exporter',
 };
 
 /** Every ```ts block (also indented ones inside list items), in order. */

@@ -1,0 +1,66 @@
+/**
+ * Tracing overhead: one session of 1,000 subagents (the root's one reply delegates to all of
+ * them at once, each answers, the root finishes, the session stops) traced with a real tracer
+ * (the SDK's TracerProvider and BatchSpanProcessor) into an exporter that drops what it gets,
+ * against the same session without telemetry, measured in this run.
+ */
+import { performance } from 'node:perf_hooks';
+import { BatchSpanProcessor, TracerProvider, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace';
+import { scriptedModel } from '../src/model/scripted.js';
+import { createRuntime } from '../src/runtime/runtime.js';
+import { median } from './measure.js';
+import type { BenchFigures } from './run.js';
+
+const AGENTS = 1_000;
+
+/** An exporter that takes every batch and keeps nothing (it counts, so the figure can be checked). */
+class NoopExporter implements SpanExporter {
+  spans = 0;
+  export(spans: ReadableSpan[], done: (result: { code: number }) => void): void {
+    this.spans += spans.length;
+    done({ code: 0 });
+  }
+  shutdown(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+/** ms from the prompt to the stopped session (and, traced, its spans handed to the exporter). */
+async function sessionMs(n: number, traced: boolean): Promise<{ readonly ms: number; readonly spans: number }> {
+  const calls = Array.from({ length: n }, (_, i) => ({ name: 'Agent', arguments: { task_name: `w${i}`, message: 'work' } }));
+  const model = scriptedModel({ '/root': { 0: [{ toolCalls: calls }, { text: 'done' }] }, '**': { 0: [{ text: 'ok' }] } });
+  const exporter = new NoopExporter();
+  const provider = traced ? new TracerProvider({ spanProcessors: [new BatchSpanProcessor({ exporter, maxQueueSize: 16_384 })] }) : undefined;
+  const t0 = performance.now();
+  const rt = createRuntime({ model, limits: { maxChildren: n, maxTotal: n, maxDepth: 2 }, ...(provider ? { telemetry: { tracer: provider.getTracer('bench') } } : {}) });
+  await rt.prompt('go');
+  rt.stop();
+  await provider?.forceFlush();
+  const ms = performance.now() - t0;
+  if (rt.results.length !== n + 1) throw new Error(`expected ${n} subagent results and the root's, got ${rt.results.length}`);
+  // Every agent, Agent call and model request has its span: the root's 2 requests, each subagent's 1.
+  const expected = 1 + n + n + 2 + n;
+  if (traced && exporter.spans !== expected) throw new Error(`expected ${expected} spans, the exporter got ${exporter.spans}`);
+  await provider?.shutdown();
+  return { ms, spans: exporter.spans };
+}
+
+export default async function run(): Promise<BenchFigures> {
+  for (let r = 0; r < 3; r++) {
+    await sessionMs(AGENTS, true);
+    await sessionMs(AGENTS, false);
+  }
+  const plain: number[] = [];
+  const traced: number[] = [];
+  let spans = 0;
+  for (let r = 0; r < 9; r++) {
+    plain.push((await sessionMs(AGENTS, false)).ms);
+    const withTracer = await sessionMs(AGENTS, true);
+    traced.push(withTracer.ms);
+    spans = withTracer.spans;
+  }
+  return [
+    ['otel.spans_per_session_1000', spans],
+    ['otel.overhead.ratio', median(traced) / median(plain)],
+  ];
+}
