@@ -103,6 +103,8 @@ describe.skipIf(!available)('Postgres faults: terminated backends', () => {
       // The model's reply arrives while another session holds the lease table: the store's
       // write (which share-locks the lease row) waits, and its backend is terminated there.
       const holdWrites = async (): Promise<void> => {
+        // The prompt is stored first; only the reply holding the call waits on the lock.
+        await store.flush();
         await locker.query('BEGIN');
         await locker.query(`LOCK TABLE ${schema}.sessions IN ACCESS EXCLUSIVE MODE`);
         void (async () => {
