@@ -8,11 +8,11 @@
  * request starts with the Pi session's last request, byte for byte: Pi's system prompt, Pi's
  * tools in Pi's order, and the branch's messages as Pi sent them.
  */
-import { join } from 'node:path';
 import type { ExtensionAPI, ExtensionContext, ExtensionFactory, ToolDefinition, ToolInfo } from '@earendil-works/pi-coding-agent';
 import type { Model, Tool } from '@earendil-works/pi-ai';
 import type { InboxItem } from '../../machines/agent.types.js';
-import { loadDefinitions } from '../load/definitions.js';
+import type { ModelTable } from '../policy/model-alias.js';
+import type { ToolNameMap } from '../policy/tool-mapping.js';
 import { provenanceText } from '../model/ai-sdk-prompt.js';
 import { agentToolSchema, FIND_ROLES_TOOL, roleCatalog } from '../request/role-catalog.js';
 import { FIND_ROLES_SCHEMA } from '../request/role-search.js';
@@ -21,7 +21,12 @@ import { BUILTIN_TOOL_SCHEMAS } from '../request/tools.js';
 import { ROOT_PATH, childPath } from '../runtime/paths.js';
 import { createRuntime } from '../runtime/runtime.js';
 import type { CancelReport, Runtime, RuntimeOptions } from '../runtime/types.js';
+import { loadPiAgentFiles, type AgentFileProblem, type PiAgentFiles } from './agent-files.js';
+import { agentsReport } from './agents-command.js';
 import { NOTICE_TYPE, piBranchDialogue, piSessionHead } from './branch.js';
+import { modelsSetting, piModelTable, PI_DEFAULT_MODELS } from './model-table.js';
+import { agentCallDetails, renderAgentCall, renderAgentResult } from './render.js';
+import { PI_TOOL_NAMES } from './tool-names.js';
 import { piModelAdapter } from './model.js';
 import { piBuiltinTools, piHostTools, type AnyPiToolDefinition } from './tools.js';
 
@@ -43,6 +48,13 @@ export interface PiSubagentsOptions {
   readonly tools?: readonly AnyPiToolDefinition[];
   /** Runtime options: limits, defaults (delivery, lifetime, context), spawn policy, hooks, confirmation. */
   readonly runtime?: PiRuntimeOptions;
+  /**
+   * Model aliases over {@link PI_DEFAULT_MODELS} (`sonnet` → `anthropic/claude-sonnet-5-5`):
+   * alias → `provider/id` or an id of Pi's model registry. The Pi setting `subagents.models`
+   * (settings.json) wins over this. Every model of Pi's registry is reachable by its
+   * `provider/id` and its id anyway; `inherit` is the delegating agent's model.
+   */
+  readonly models?: ModelTable;
   /** Called with each runtime the extension creates (one per Pi session), for hosts and tests. */
   readonly onRuntime?: (runtime: Runtime) => void;
   /** Called with the report of the subagents `session_shutdown` stopped. */
@@ -63,6 +75,14 @@ function noticeText(item: InboxItem): string {
   return provenanceText(item.origin, item.text);
 }
 
+/** What the extension prepares once per Pi session, at its start. */
+interface Prepared {
+  readonly files: PiAgentFiles;
+  /** The runtime's models table: aliases and Pi's registry, in price order. */
+  readonly models: ModelTable;
+  readonly toolNames: ToolNameMap;
+}
+
 /** One Pi session's runtime, created when the session first uses a subagent tool. */
 class PiSession {
   context: ExtensionContext;
@@ -73,7 +93,7 @@ class PiSession {
     private readonly pi: ExtensionAPI,
     context: ExtensionContext,
     options: PiSubagentsOptions,
-    roles: readonly RoleDefinitionLike[] | undefined,
+    prepared: Prepared,
   ) {
     this.context = context;
     // Pi's request head as its provider receives it: the replayed system messages of the branch
@@ -108,7 +128,9 @@ class PiSession {
         context: () => this.context,
         onProgress: (path, tool, text) => this.emitProgress(path, `${tool}: ${text}`),
       }),
-      ...(roles !== undefined ? { roles } : {}),
+      models: prepared.models,
+      toolNames: prepared.toolNames,
+      ...(prepared.files.roles.length > 0 ? { roles: prepared.files.roles } : {}),
       hostRoot: {
         dialogue: () => piBranchDialogue(this.context.sessionManager.getBranch()),
         deliver: (item) =>
@@ -150,7 +172,7 @@ class PiSession {
     };
     signal?.addEventListener('abort', abort, { once: true });
     const listener = (path: string, text: string): void => {
-      if (spawned !== undefined && (path === spawned || path.startsWith(`${spawned}/`))) onUpdate?.({ content: [{ type: 'text', text: `${path}: ${text}` }], details: { path } });
+      if (spawned !== undefined && (path === spawned || path.startsWith(`${spawned}/`))) onUpdate?.({ content: [{ type: 'text', text: `${path}: ${text}` }], details: { path, state: text } });
     };
     this.progress.add(listener);
     try {
@@ -171,11 +193,17 @@ class PiSession {
   }
 }
 
-type RoleDefinitionLike = NonNullable<RuntimeOptions['roles']> extends Iterable<infer R> ? R : never;
-
-async function loadRoles(cwd: string, dirs: readonly string[]): Promise<readonly RoleDefinitionLike[] | undefined> {
-  const loaded = await loadDefinitions(dirs.map((dir, i) => ({ path: join(cwd, dir), scope: i === 0 ? 'project' : dir })));
-  return loaded.definitions.size > 0 ? [...loaded.definitions.values()] : undefined;
+/** How the start notices read: one per kind, each problem on its own line. */
+function notifyProblems(context: ExtensionContext, problems: readonly AgentFileProblem[]): void {
+  const errors = problems.filter((p) => p.severity === 'error');
+  const warnings = problems.filter((p) => p.severity === 'warning');
+  const list = (items: readonly AgentFileProblem[]): string => items.map((p) => `  ${p.message}`).join('\n');
+  if (errors.length > 0) {
+    context.ui.notify(`subagents: ${errors.length === 1 ? '1 agent file was' : `${errors.length} agent files were`} not loaded (/agents lists every role and problem):\n${list(errors)}`, 'error');
+  }
+  if (warnings.length > 0) {
+    context.ui.notify(`subagents: ${warnings.length === 1 ? '1 warning' : `${warnings.length} warnings`} about agent files (/agents lists them by file):\n${list(warnings)}`, 'warning');
+  }
 }
 
 /**
@@ -191,11 +219,12 @@ async function loadRoles(cwd: string, dirs: readonly string[]): Promise<readonly
  */
 export function piSubagents(options: PiSubagentsOptions = {}): ExtensionFactory {
   return (pi) => {
-    let roles: Promise<readonly RoleDefinitionLike[] | undefined> | undefined;
+    let prepared: Promise<Prepared> | undefined;
     let session: Promise<PiSession> | undefined;
 
     const register = (schema: { readonly name: string; readonly description: string; readonly inputSchema: unknown }): void => {
       const name = schema.name;
+      const agent = name === 'Agent';
       pi.registerTool({
         name,
         label: name,
@@ -207,38 +236,69 @@ export function piSubagents(options: PiSubagentsOptions = {}): ExtensionFactory 
           const outcome = await s.call(name, toolCallId, params, signal, onUpdate);
           // Pi turns a thrown error into an error result the model reads.
           if (outcome.isError) throw new Error(outcome.content);
-          return { content: [{ type: 'text', text: outcome.content }], details: {} };
+          return { content: [{ type: 'text', text: outcome.content }], details: agent ? agentCallDetails(outcome.content) : {} };
         },
+        // The TUI shows an Agent call as its role, task and live state, then the result text.
+        ...(agent ? { renderCall: renderAgentCall, renderResult: renderAgentResult } : {}),
       });
     };
 
     /**
-     * Loads the roles once and gives the Pi session's `Agent` tool the runtime's description
-     * (with the role catalog), so Pi's request head and its forks' stay the same bytes.
+     * Prepares the session once: the models table (Pi's registry, the aliases, the
+     * `subagents.models` setting), the roles with their problems, and the `Agent` tool's
+     * description with the role catalog, so Pi's request head and its forks' stay the same bytes.
      */
-    const prepare = (context: ExtensionContext): Promise<readonly RoleDefinitionLike[] | undefined> => {
-      roles ??= loadRoles(context.cwd, options.agentDirs ?? ['.pi/agents', '.claude/agents']).then((loaded) => {
+    const prepare = (context: ExtensionContext): Promise<Prepared> => {
+      prepared ??= (async () => {
+        const { table, problems } = piModelTable({
+          aliases: [PI_DEFAULT_MODELS, options.runtime?.models, options.models, modelsSetting(pi.getSettings())],
+          registry: context.modelRegistry.getAll(),
+          available: context.modelRegistry.getAvailable(),
+          session: { id: PI_SESSION_MODEL, model: context.model },
+        });
+        const toolNames: ToolNameMap = { ...PI_TOOL_NAMES, ...options.runtime?.toolNames };
+        // The session's active tools are those its subagents can get.
+        const active = pi.getActiveTools();
+        const sessionTools = pi.getAllTools().filter((t) => active.includes(t.name) && !SESSION_TOOL_NAMES.includes(t.name));
+        const tools = piHostTools({ tools: sessionTools, implementations: new Map(), context: () => context });
+        const files = await loadPiAgentFiles({
+          cwd: context.cwd,
+          dirs: options.agentDirs ?? ['.pi/agents', '.claude/agents'],
+          tools,
+          toolNames,
+          models: table,
+          modelProblems: problems,
+          ...(options.runtime ? { runtime: options.runtime } : {}),
+        });
         const limits = options.runtime?.roleCatalog;
-        if (loaded !== undefined && limits !== false) {
+        if (files.roles.length > 0 && limits !== false) {
           // The runtime computes the same catalog from the same roles and limits.
-          const catalog = roleCatalog(loaded, limits);
+          const catalog = roleCatalog(files.roles, limits);
           register(agentToolSchema(catalog.text));
           if (catalog.searchable) register(FIND_ROLES_SCHEMA);
         }
-        return loaded;
-      });
-      return roles;
+        return { files, models: table, toolNames };
+      })();
+      return prepared;
     };
 
     const open = (context: ExtensionContext): Promise<PiSession> => {
-      session ??= prepare(context).then((loaded) => new PiSession(pi, context, options, loaded));
+      session ??= prepare(context).then((ready) => new PiSession(pi, context, options, ready));
       return session.then((s) => ((s.context = context), s));
     };
 
     for (const schema of BUILTIN_TOOL_SCHEMAS) register(schema);
 
     pi.on('session_start', async (_event, context) => {
-      await prepare(context);
+      notifyProblems(context, (await prepare(context)).files.problems);
+    });
+
+    pi.registerCommand('agents', {
+      description: 'List the subagent roles, with the problems of each agent file',
+      handler: async (_args, context) => {
+        const ready = await prepare(context);
+        context.ui.notify(agentsReport(ready.files, ready.models, context.cwd), ready.files.problems.some((p) => p.severity === 'error') ? 'warning' : 'info');
+      },
     });
 
     pi.on('agent_end', async (event) => {

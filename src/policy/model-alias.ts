@@ -46,7 +46,21 @@ export function resolveModelName(name: string, table: ModelTable | undefined, in
   }
   if (Object.hasOwn(table, name)) return { ok: true, model: table[name] as string };
   if (Object.values(table).includes(name)) return { ok: true, model: name };
-  return { ok: false, reason: `model "${name}" is not in the runtime's models table (known: ${[INHERIT_MODEL, ...Object.keys(table)].join(', ')})` };
+  return { ok: false, reason: `model "${name}" is not in the runtime's models table (known: ${knownNames(table)})` };
+}
+
+/** How many table names an unknown-model message lists before it counts the rest. */
+const SHOWN_NAMES = 20;
+
+/** `inherit` and the table's names; a large table (a host's whole model list) shows its aliases and a count. */
+function knownNames(table: ModelTable): string {
+  const names = [INHERIT_MODEL, ...Object.keys(table)];
+  if (names.length <= SHOWN_NAMES) return names.join(', ');
+  // Names that are neither ids of the table nor `provider/id` are the host's aliases.
+  const values = new Set(Object.values(table));
+  const own = names.filter((key) => !values.has(key) && !key.includes('/'));
+  const aliases = [...own.filter((key) => key === INHERIT_MODEL || CLAUDE_MODEL_ALIASES.includes(key)), ...own.filter((key) => key !== INHERIT_MODEL && !CLAUDE_MODEL_ALIASES.includes(key))].slice(0, SHOWN_NAMES);
+  return `${aliases.join(', ')} and ${names.length - aliases.length} more`;
 }
 
 /**

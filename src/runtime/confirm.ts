@@ -3,7 +3,7 @@
  * capability its parent does not already hold, the host is asked once, and may refuse.
  */
 import { requiredConfirmations, toolCapabilities, type AccessCapability, type CapabilityCatalog, type RequiredCapability } from '../policy/capabilities.js';
-import { modelCostRank, type ModelTable } from '../policy/model-alias.js';
+import type { ModelTable } from '../policy/model-alias.js';
 import { PERMISSION_MODE_RULES, type PermissionMode } from '../policy/permission-mode.js';
 import type { ConfirmCallback } from '../policy/confirmation.js';
 import type { SystemConfiguration } from '../request/types.js';
@@ -98,15 +98,14 @@ export class Confirmer {
   private costTiers(catalog: CapabilityCatalog): ReadonlyMap<string, number> {
     const table = this.options.models;
     if (table === undefined) return catalog.models;
+    this.tableTiers ??= tableTiers(table);
     const tiers = new Map(catalog.models);
-    for (const [alias, id] of Object.entries(table)) {
-      const rank = modelCostRank(id, table);
-      if (rank === undefined) continue;
-      if (!tiers.has(id)) tiers.set(id, rank);
-      if (!tiers.has(alias)) tiers.set(alias, rank);
-    }
+    for (const [name, rank] of this.tableTiers) if (!tiers.has(name)) tiers.set(name, rank);
     return tiers;
   }
+
+  /** The table's ranks by id and alias, computed once (a host's table may list every model it has). */
+  private tableTiers: ReadonlyMap<string, number> | undefined;
 
   private async ask(confirm: ConfirmCallback, input: ConfirmInput, required: RequiredCapability[]): Promise<void> {
     const signal = input.signal ?? new AbortController().signal;
@@ -128,4 +127,23 @@ export class Confirmer {
       );
     }
   }
+}
+
+/**
+ * Each id's and alias's place in the table's cost order: an id's first position
+ * (as `modelCostRank` gives it), in one pass over the table.
+ */
+function tableTiers(table: ModelTable): ReadonlyMap<string, number> {
+  const first = new Map<string, number>();
+  Object.values(table).forEach((id, index) => {
+    if (!first.has(id)) first.set(id, index);
+  });
+  const tiers = new Map<string, number>();
+  for (const [alias, id] of Object.entries(table)) {
+    const rank = first.get(id);
+    if (rank === undefined) continue;
+    if (!tiers.has(id)) tiers.set(id, rank);
+    if (!tiers.has(alias)) tiers.set(alias, rank);
+  }
+  return tiers;
 }

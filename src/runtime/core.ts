@@ -24,14 +24,12 @@ import { SessionJournal } from '../store/journal.js';
 import type { SessionImage } from '../store/replay.js';
 import type { StoreError } from '../store/types.js';
 import { resolveLimits } from '../policy/limits.js';
-import { Roles } from './roles.js';
+import { knownToolsOf, Roles } from './roles.js';
 import { homedir } from 'node:os';
 import { resolve as resolvePath } from 'node:path';
 import type { PathAnchors } from '../policy/permission-pattern.js';
 import { toolCapabilities } from '../policy/capabilities.js';
-import { AGENT_TOOL } from '../policy/agent-entries.js';
 import { resolveModelName } from '../policy/model-alias.js';
-import { BUILTIN_TOOL_NAMES } from '../request/tool-names.js';
 import { NOTHING_INHERITED } from '../request/prefix-reuse.js';
 import { Confirmer, type ConfirmInput } from './confirm.js';
 import { checkResultMetadata, configureReports, reportPresenter, type ReportPresenter, type ResultMetadata } from '../../machines/subagent-reports.js';
@@ -138,14 +136,7 @@ export class RuntimeCore {
     this.journal = options.store ? new SessionJournal(options.store, image) : undefined;
     this.replayed = image?.agents;
     options.store?.onFailure((error) => this.halt(error));
-    // Agent checks its patterns itself: `Agent(worker)` names the roles a spawn may use.
-    const grantsOf = (name: string, own: readonly string[] = []): readonly string[] => [
-      ...new Set([...(options.capabilities ? toolCapabilities(options.capabilities, name) : []), ...own]),
-    ];
-    const known = [
-      ...BUILTIN_TOOL_NAMES.map((name) => ({ name, hasMatcher: name === AGENT_TOOL, grants: grantsOf(name) })),
-      ...(options.tools ?? []).map((t) => ({ name: t.name, hasMatcher: t.permission !== undefined, grants: grantsOf(t.name, t.capabilities) })),
-    ];
+    const known = knownToolsOf(options);
     this.roles = new Roles({ ...options, canConfirm: options.confirm !== undefined }, known);
     for (const warning of this.roles.warnings) options.onWarning?.(warning);
     // find_roles, when the catalog needs it, is a host tool of the runtime's own.

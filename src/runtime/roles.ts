@@ -12,7 +12,9 @@ import { FIND_ROLES_TOOL, roleCatalog, type RoleCatalog, type RoleCatalogLimits 
 import { findRolesTool } from './find-roles.js';
 import type { RuntimeTool } from './types.js';
 import { checkRequestTimeout, checkRetryPolicy } from '../policy/retry-policy.js';
-import { normalizeAgentEntry } from '../policy/agent-entries.js';
+import { AGENT_TOOL, normalizeAgentEntry } from '../policy/agent-entries.js';
+import { toolCapabilities, type CapabilityCatalog } from '../policy/capabilities.js';
+import { BUILTIN_TOOL_NAMES } from '../request/tool-names.js';
 import { PERMISSION_MODE_RULES } from '../policy/permission-mode.js';
 
 /** The fields of an agent definition the runtime reads; loaded definitions fit it. */
@@ -42,6 +44,20 @@ export interface KnownTool {
   readonly hasMatcher: boolean;
   /** The capabilities calling it exercises (`write`, `shell`, …), for permission modes. */
   readonly grants?: readonly string[];
+}
+
+/**
+ * The tools a runtime with these options has, as role checks see them: the built-ins (`Agent`
+ * checks its own `Agent(role)` patterns) and the host's tools, with what each grants.
+ */
+export function knownToolsOf(options: { readonly tools?: readonly RuntimeTool[]; readonly capabilities?: CapabilityCatalog }): KnownTool[] {
+  const grantsOf = (name: string, own: readonly string[] = []): readonly string[] => [
+    ...new Set([...(options.capabilities ? toolCapabilities(options.capabilities, name) : []), ...own]),
+  ];
+  return [
+    ...BUILTIN_TOOL_NAMES.map((name) => ({ name, hasMatcher: name === AGENT_TOOL, grants: grantsOf(name) })),
+    ...(options.tools ?? []).map((t) => ({ name: t.name, hasMatcher: t.permission !== undefined, grants: grantsOf(t.name, t.capabilities) })),
+  ];
 }
 
 /** Options of {@link Roles}. */

@@ -96,6 +96,8 @@ export async function createPiHarness(input: {
   readonly models?: readonly FauxModelDefinition[];
   /** Pi settings (settings.json), in memory. */
   readonly settings?: Record<string, unknown>;
+  /** The Pi session's active tools (`pi --tools`); Pi's default without it. */
+  readonly tools?: readonly string[];
 }): Promise<PiHarness> {
   const cwd = mkdtempSync(join(tmpdir(), 'subagent-actors-pi-'));
   for (const [name, text] of Object.entries(input.files ?? {})) {
@@ -170,6 +172,7 @@ export async function createPiHarness(input: {
     resourceLoader: loader,
     sessionManager: SessionManager.inMemory(cwd),
     settingsManager,
+    ...(input.tools ? { tools: [...input.tools] } : {}),
   });
   // As Pi's modes do at startup: binds the interface and emits session_start to the extensions.
   await session.bindExtensions({ uiContext: recordingUi(ui) as ExtensionUIContext });
