@@ -85,7 +85,9 @@ export function renderAgentResult(result: AgentToolResult<unknown>, options: Too
   const shown = details.result ?? raw;
   const lines = shown.split('\n');
   const cut = !options.expanded && lines.length > COLLAPSED_LINES;
-  const body = cut ? [...lines.slice(0, COLLAPSED_LINES), theme.fg('dim', `… ${lines.length - COLLAPSED_LINES} more lines (${context.keyHint('app.tools.expand', 'to expand')})`)] : lines;
+  // Pi before 1.6 passes no keyHint to renderers.
+  const hint = typeof context.keyHint === 'function' ? context.keyHint('app.tools.expand', 'to expand') : 'expand the tool row to see them';
+  const body = cut ? [...lines.slice(0, COLLAPSED_LINES), theme.fg('dim', `… ${lines.length - COLLAPSED_LINES} more lines (${hint})`)] : lines;
   const head = details.status !== undefined ? theme.fg(details.status === 'completed' ? 'success' : 'warning', `${details.path ?? ''} ${details.status}`.trim()) : undefined;
   component.setText([...(head !== undefined ? [head] : []), ...body].join('\n'));
   return component;

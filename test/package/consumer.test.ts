@@ -32,7 +32,7 @@ const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as {
 /** The lowest xstate the peer range admits (`^5.33.0` → `5.33.0`). */
 const LOWEST_XSTATE = lowestOf('xstate');
 /** The Pi packages whose peer ranges the extension names, installed together at one version. */
-const PI_PACKAGES = ['@earendil-works/pi-coding-agent', '@earendil-works/pi-ai'] as const;
+const PI_PACKAGES = ['@earendil-works/pi-coding-agent', '@earendil-works/pi-ai', '@earendil-works/pi-tui'] as const;
 /** The AI SDK 7 packages a consumer of `subagent-actors/ai-sdk` installs, at the tested versions. */
 const AI_SDK_PACKAGES = ['ai', '@ai-sdk/anthropic', '@ai-sdk/provider'] as const;
 /** The lowest Pi the peer range admits (`^1.3.0` → `1.3.0`). */
