@@ -6,16 +6,10 @@
 import type { AnyActorRef } from 'xstate';
 import { tracingFor } from '../src/otel/load.js';
 import type { TraceBuilder } from '../src/otel/trace-builder.js';
-import type { TelemetryOptions } from '../src/otel/types.js';
+import type { DelegatingTelemetryOptions } from '../src/otel/types.js';
 import { SaEvents } from '../src/otel/attributes.js';
 import type { AgentContext, AgentInput } from './agent.types.js';
 import { traceAgentStart } from './agent-trace.js';
-
-/** `delegatingAgent`'s telemetry options: the runtime's, and the provider its model function calls. */
-export interface DelegatingTelemetryOptions extends TelemetryOptions {
-  /** `gen_ai.provider.name` of the model function's requests (default `unknown`). */
-  readonly provider?: string;
-}
 
 /** The span builders of one `delegatingAgent`, one per actor system (a root and its tree). */
 export class DelegationTracer {

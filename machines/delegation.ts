@@ -28,7 +28,8 @@ import type { AgentContext, AgentInput, SampleInput, SampleOutput, SummaryInput,
 import { agentAt, subagentOf, subagentsOf } from './subagents.js';
 import { toolStepLogic, type ToolStepScope } from './tool-step.js';
 import { stateValueString } from '../src/text/state-value.js';
-import { DelegationTracer, type DelegatingTelemetryOptions } from './delegation-trace.js';
+import { DelegationTracer } from './delegation-trace.js';
+import type { DelegatingTelemetryOptions } from '../src/otel/types.js';
 import { outcomeCode, traceAgentEnd, traceChatEnd, traceChatStart } from './agent-trace.js';
 
 /** One model request: the agent's head and dialogue in, its reply out. Abort when `signal` aborts. */

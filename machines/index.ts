@@ -14,7 +14,7 @@ export {
   type HarnessToolContext,
   type ModelFunction,
 } from './delegation.js';
-export type { DelegatingTelemetryOptions } from './delegation-trace.js';
+export type { DelegatingTelemetryOptions } from '../src/otel/types.js';
 export { configureReports, reportPresenter, type ReportPresenter, type ReportSettings } from './subagent-reports.js';
 export { createAgentInput, AgentInputError, type AgentInputOptions } from './agent.input.js';
 export { mergeStateMeta, REQUIRED_STATE_META, type AgentStateMeta, type AgentWork, type CloseMeaning, type InboxMeaning } from './agent.meta.js';

@@ -133,7 +133,7 @@ const PINNED: Record<string, { readonly values: readonly string[]; readonly type
   },
   './otel': {
     values: ['GenAi', 'Sa', 'SaEvents', 'TRACER_NAME', 'TraceBuilder'],
-    types: ['AgentEnd', 'AgentStart', 'ChatEnd', 'ChatRetry', 'ChatStart', 'ChatUsage', 'EventAttributes', 'OtelApi', 'SpanRef', 'TelemetryOptions', 'ToolEnd', 'ToolStart', 'TracerLike'],
+    types: ['AgentEnd', 'AgentStart', 'ChatEnd', 'ChatRetry', 'ChatStart', 'ChatUsage', 'DelegatingTelemetryOptions', 'EventAttributes', 'OtelApi', 'SpanRef', 'TelemetryOptions', 'ToolEnd', 'ToolStart', 'TracerLike'],
   },
   './ai-sdk': {
     values: ['UnknownModelError', 'aiSdkModel', 'passThroughEffort', 'providerKey'],

@@ -12,4 +12,4 @@
  */
 export { GenAi, Sa, SaEvents } from './attributes.js';
 export { TraceBuilder, TRACER_NAME, type OtelApi } from './trace-builder.js';
-export type { AgentEnd, AgentStart, ChatEnd, ChatRetry, ChatStart, ChatUsage, EventAttributes, SpanRef, TelemetryOptions, ToolEnd, ToolStart, TracerLike } from './types.js';
+export type { AgentEnd, DelegatingTelemetryOptions, AgentStart, ChatEnd, ChatRetry, ChatStart, ChatUsage, EventAttributes, SpanRef, TelemetryOptions, ToolEnd, ToolStart, TracerLike } from './types.js';

@@ -10,10 +10,24 @@
 import type * as OtelApiModule from '@opentelemetry/api';
 import type { Attributes, Context, Link, Span, SpanContext, Tracer } from '@opentelemetry/api';
 import { GenAi, Sa, SaEvents } from './attributes.js';
-import type { AgentEnd, AgentStart, ChatEnd, ChatRetry, ChatStart, EventAttributes, SpanRef, TelemetryOptions, ToolEnd, ToolStart } from './types.js';
+import type { AgentEnd, AgentStart, ChatEnd, ChatRetry, ChatStart, EventAttributes, SpanRef, TelemetryOptions, ToolEnd, ToolStart, TracerLike } from './types.js';
 
-/** What the builder uses of `@opentelemetry/api`. */
-export type OtelApi = Pick<typeof OtelApiModule, 'trace' | 'context' | 'ROOT_CONTEXT'>;
+/**
+ * What the builder uses of `@opentelemetry/api` (the module itself fits). Typed structurally,
+ * so this entry's declarations do not need the package to type-check.
+ */
+export interface OtelApi {
+  readonly trace: {
+    getTracer(name: string): TracerLike;
+    setSpan(context: object, span: object): object;
+    setSpanContext(context: object, spanContext: SpanRef & { readonly isRemote?: boolean }): object;
+  };
+  readonly context: { with(context: object, fn: () => unknown): unknown };
+  readonly ROOT_CONTEXT: object;
+}
+
+/** The API as the implementation uses it. */
+type Api = Pick<typeof OtelApiModule, 'trace' | 'context' | 'ROOT_CONTEXT'>;
 
 // The API's enum values (stable in 1.x), so no value import of the package is needed here.
 const SPAN_KIND_INTERNAL = 0;
@@ -48,6 +62,7 @@ interface AgentSpans extends Open {
 /** Turns the runtime's facts into spans. One per runtime. */
 export class TraceBuilder {
   private readonly tracer: Tracer;
+  private readonly api: Api;
   readonly recordContent: boolean;
   private readonly agents = new Map<string, AgentSpans>();
   /** Requests in flight, by agent path (an agent sends one at a time). */
@@ -58,11 +73,9 @@ export class TraceBuilder {
    */
   private readonly early = new Map<string, { readonly start: ChatStart; readonly at: number }>();
 
-  constructor(
-    private readonly api: OtelApi,
-    options: TelemetryOptions,
-  ) {
-    this.tracer = (options.tracer as Tracer | undefined) ?? api.trace.getTracer(TRACER_NAME);
+  constructor(api: OtelApi, options: TelemetryOptions) {
+    this.api = api as unknown as Api;
+    this.tracer = (options.tracer ?? this.api.trace.getTracer(TRACER_NAME)) as Tracer;
     this.recordContent = options.recordContent === true;
   }
 

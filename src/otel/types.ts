@@ -32,6 +32,12 @@ export interface TelemetryOptions {
   readonly recordContent?: boolean;
 }
 
+/** `delegatingAgent`'s telemetry options: the runtime's, and the provider its model function calls. */
+export interface DelegatingTelemetryOptions extends TelemetryOptions {
+  /** `gen_ai.provider.name` of the model function's requests (default `unknown`). */
+  readonly provider?: string;
+}
+
 /** A span's identity as the journal keeps it (W3C trace-context ids, hex). */
 export interface SpanRef {
   readonly traceId: string;
