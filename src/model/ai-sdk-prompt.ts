@@ -13,15 +13,32 @@ import type {
 } from '@ai-sdk/provider';
 import type { Entry, JsonValue, UserEntry, UserOrigin } from '../dialogue/entry.js';
 import type { ModelRequest, ToolSchema } from '../request/types.js';
+import { escapeForgedTags } from './forged-tags.js';
 
-/** How a compaction summary is framed for the model: as earlier context, not as a request. */
+/**
+ * How a compaction summary is framed for the model: as earlier context, not as a request, in
+ * the envelope of text no person wrote (`kind="compaction" from="runtime"`). The summarizer
+ * read text agents and tools wrote, so the summary may repeat a forged tag; inside the
+ * envelope it is escaped like any other agent's text.
+ *
+ * @example
+ * ```ts
+ * compactionText('We set up the repo.');
+ * // '<agent_input kind="compaction" from="runtime">\nSummary of the earlier conversation:\nWe set up the repo.\n</agent_input>'
+ * ```
+ */
 export function compactionText(summary: string): string {
-  return `Summary of the earlier conversation:\n${summary}`;
+  return envelope('compaction', 'runtime', `Summary of the earlier conversation:\n${summary}`);
 }
 
-/** How an attachment is rendered: a named, delimited text block after the entry's text. */
-export function attachmentText(name: string, content: string): string {
-  return `<attachment name=${JSON.stringify(name)}>\n${content}\n</attachment>`;
+/**
+ * How an attachment is rendered: a named, delimited text block after the entry's text. The
+ * attachments of an entry no person wrote (a task's, from the delegating model) have forged
+ * envelope tags escaped, as the entry's text has.
+ */
+export function attachmentText(name: string, content: string, origin?: UserOrigin): string {
+  const body = origin === undefined || origin.kind === 'person' ? content : escapeForgedTags(content, PROVENANCE_TAG);
+  return `<attachment name=${JSON.stringify(name)}>\n${body}\n</attachment>`;
 }
 
 /**
@@ -56,16 +73,19 @@ export function toV4Tools(tools: readonly ToolSchema[]): LanguageModelV4Function
 /** The element that marks who sent a user-role entry that no person wrote. */
 export const PROVENANCE_TAG = 'agent_input';
 
-// Any `<` that would open or close the provenance element (with spaces, any letter case).
-const FORGED_TAG = new RegExp(`<(?=\\s*/?\\s*${PROVENANCE_TAG}\\b)`, 'gi');
+/** The provenance element around `text`, whose forged tags are escaped. */
+function envelope(kind: string, from: string, text: string): string {
+  return `<${PROVENANCE_TAG} kind=${JSON.stringify(kind)} from=${JSON.stringify(from)}>\n${escapeForgedTags(text, PROVENANCE_TAG)}\n</${PROVENANCE_TAG}>`;
+}
 
 /**
  * A user-role entry as the provider sees it. A person's text is sent as is. Everything else
  * (a task from the delegating agent, another agent's message, a runtime notice, generated
  * background) is wrapped in an `agent_input` element whose attributes say what it is and who
- * sent it; inside, every `<` that could open or close that element is written `&lt;`, so the
- * content cannot end the element early or forge one of its own. The wrapping is a pure
- * function of the entry, so a fork's inherited prefix keeps its bytes.
+ * sent it; inside, every `<` that could open or close that element is written `&lt;` (with
+ * spaces, any letter case, invisible characters, full-width and look-alike forms: see
+ * `escapeForgedTags`), so the content cannot end the element early or forge one of its own.
+ * The wrapping is a pure function of the entry, so a fork's inherited prefix keeps its bytes.
  *
  * @example
  * ```ts
@@ -75,14 +95,13 @@ const FORGED_TAG = new RegExp(`<(?=\\s*/?\\s*${PROVENANCE_TAG}\\b)`, 'gi');
  */
 export function provenanceText(origin: UserOrigin, text: string): string {
   if (origin.kind === 'person') return text;
-  const body = text.replace(FORGED_TAG, '&lt;');
-  return `<${PROVENANCE_TAG} kind=${JSON.stringify(origin.kind)} from=${JSON.stringify(origin.from)}>\n${body}\n</${PROVENANCE_TAG}>`;
+  return envelope(origin.kind, origin.from, text);
 }
 
 function userParts(entry: UserEntry): LanguageModelV4TextPart[] {
   return [
     { type: 'text', text: provenanceText(entry.origin, entry.text) },
-    ...entry.attachments.map((a): LanguageModelV4TextPart => ({ type: 'text', text: attachmentText(a.name, a.content) })),
+    ...entry.attachments.map((a): LanguageModelV4TextPart => ({ type: 'text', text: attachmentText(a.name, a.content, entry.origin) })),
   ];
 }
 

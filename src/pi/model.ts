@@ -56,7 +56,7 @@ function messageOf(entry: Entry, replies: ReplyMemory, model: Model<string>): Me
   if (original !== undefined) return original;
   switch (entry.kind) {
     case 'user':
-      return userMessage([provenanceText(entry.origin, entry.text), ...entry.attachments.map((a) => attachmentText(a.name, a.content))].join('\n\n'));
+      return userMessage([provenanceText(entry.origin, entry.text), ...entry.attachments.map((a) => attachmentText(a.name, a.content, entry.origin))].join('\n\n'));
     case 'compaction':
       return userMessage(compactionText(entry.summary));
     case 'assistant': {

@@ -49,7 +49,7 @@ describe('aiSdkModel: request conversion', () => {
     const call = mock.doGenerateCalls[0];
     expect(call?.prompt).toEqual([
       { role: 'system', content: 'You are a careful engineer.' },
-      { role: 'user', content: [{ type: 'text', text: 'Summary of the earlier conversation:\nWe set up the repo.' }] },
+      { role: 'user', content: [{ type: 'text', text: '<agent_input kind="compaction" from="runtime">\nSummary of the earlier conversation:\nWe set up the repo.\n</agent_input>' }] },
       {
         role: 'user',
         content: [
@@ -81,7 +81,7 @@ describe('aiSdkModel: request conversion', () => {
     expect(call?.toolChoice).toEqual({ type: 'auto' });
     expect(call?.providerOptions).toBeUndefined();
     expect(call?.maxOutputTokens).toBeUndefined();
-    expect(compactionText('s')).toBe('Summary of the earlier conversation:\ns');
+    expect(compactionText('s')).toBe('<agent_input kind="compaction" from="runtime">\nSummary of the earlier conversation:\ns\n</agent_input>');
     expect(attachmentText('a"b', 'c')).toBe('<attachment name="a\\"b">\nc\n</attachment>');
   });
 
