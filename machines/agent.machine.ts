@@ -350,6 +350,20 @@ export const agentMachine = setup({
       stopReason: 'model_error' as const,
       error: errorText(params.error),
     })),
+    /**
+     * Keeps what a request the budget refused had already cost: the compaction written before
+     * the check (and its usage). Nothing else changes: no reply exists.
+     */
+    keepRefusedRequestCost: assign(({ context }, params: { output: SampleOutput }) => ({
+      dialogue: params.output.compaction ? context.dialogue.append(params.output.compaction) : context.dialogue,
+      usage: params.output.usage ? addUsage(context.usage, params.output.usage) : context.usage,
+    })),
+    /** Marks an agent whose next model request its budget could not pay for. */
+    markBudgetExceeded: assign((_, params: { output: SampleOutput }) => ({
+      status: 'failed' as const,
+      stopReason: 'budget_exceeded' as const,
+      error: budgetStopText(params.output),
+    })),
     /** Marks a one-shot agent whose turn used up its model requests. */
     markStepLimit: assign(({ context }) => ({
       status: 'failed' as const,
@@ -395,6 +409,11 @@ export const agentMachine = setup({
     isOpenRoot: ({ context }) => context.input.parentPath === null && context.input.lifetime === 'continuable',
     /** A continuable agent goes idle after a turn, unless a close was requested. */
     staysOpen: ({ context }) => context.input.lifetime === 'continuable' && !context.closeRequested,
+    /**
+     * The runtime did not send the model request: with its input estimate and output limit it
+     * could cross a hard budget cap of the agent's subtree (or an ancestor's).
+     */
+    requestRefusedByBudget: ({ event }) => sampleOutputOf(event)?.budgetStop !== undefined,
     /** The model's final answer missed its output schema (after the repair request: it now fails). */
     answerMissedSchema: ({ event }) => sampleOutputOf(event)?.output?.valid === false,
     /** Every call of the current step has its result (O(1)). */
@@ -579,6 +598,28 @@ export const agentMachine = setup({
                 src: 'sampleModel',
                 input: ({ context }) => sampleInputOf(context),
                 onDone: [
+                  {
+                    // Not sent: it could cross a hard budget cap. An open root's turn ends; it stays usable.
+                    guard: and(['requestRefusedByBudget', 'isOpenRoot']),
+                    target: '#agent.running.idle',
+                    actions: [
+                      { type: 'keepRefusedRequestCost', params: ({ event }) => ({ output: event.output }) },
+                      'drainInbox',
+                      ...turnReported(({ context, event }: { context: AgentContext; event: { output: SampleOutput } }) => ({
+                        report: turnReportOf(context, 'failed', 'budget_exceeded', budgetStopText(event.output)),
+                      })),
+                      'finishTurn',
+                    ],
+                  },
+                  {
+                    // Any other agent whose budget cannot pay for its next request settles, with its one result.
+                    guard: 'requestRefusedByBudget',
+                    target: '#agent.settled',
+                    actions: [
+                      { type: 'keepRefusedRequestCost', params: ({ event }) => ({ output: event.output }) },
+                      { type: 'markBudgetExceeded', params: ({ event }) => ({ output: event.output }) },
+                    ],
+                  },
                   {
                     guard: { type: 'replyHasToolCalls', params: ({ event }) => ({ output: event.output }) },
                     target: 'acting',
@@ -830,6 +871,10 @@ function sampleOutputOf(event: unknown): SampleOutput | undefined {
 
 /** The text a tool result gets when its turn was interrupted before the call finished. */
 export const INTERRUPTED_CALL_TEXT = 'Error (cancelled): the turn was cancelled before this tool call finished.';
+
+function budgetStopText(output: SampleOutput): string {
+  return `budget exceeded: ${output.budgetStop?.reason ?? 'a hard budget cap was reached'}`;
+}
 
 function stepLimitText(context: AgentContext): string {
   return `stopped after ${context.step} model requests in one turn (limit ${context.input.maxSteps ?? 0})`;

@@ -33,6 +33,7 @@ export type StopReason =
   | 'hook_denied'
   | 'hook_failed'
   | 'internal_error'
+  | 'budget_exceeded'
   | 'cancelled';
 
 /** How an agent ended. */
@@ -76,10 +77,30 @@ export interface AgentInput {
    * held, measured at spawn; the root inherits nothing.
    */
   readonly prefix: InheritedPrefix;
+  /**
+   * The agent's own budget caps, carved from its parent's when it was reserved (absent: it
+   * spends from its parent's). The runtime enforces them; the machine only sees a refused
+   * request (`SampleOutput.budgetStop`).
+   */
+  readonly budget?: AgentBudget | undefined;
   /** Whether the runtime has task hooks to run (skips the hook actor when not). */
   readonly hasTaskHooks: boolean;
   /** Start time (ms since epoch from the runtime's clock). */
   readonly startedAt: number;
+}
+
+/**
+ * An agent's own budget caps, as its input carries them (the runtime's `Budget`): tokens,
+ * cost, wall time, model requests and subagents for its whole subtree, and the share at which
+ * it warns.
+ */
+export interface AgentBudget {
+  readonly tokens?: number;
+  readonly costUsd?: number;
+  readonly wallMs?: number;
+  readonly steps?: number;
+  readonly spawns?: number;
+  readonly softLimit?: number;
 }
 
 /** An item waiting in an agent's inbox. */
@@ -184,6 +205,12 @@ export interface SampleOutput {
    * value, or what is wrong with it. Absent: the reply is taken as text.
    */
   readonly output?: OutputCheck;
+  /**
+   * Set when the runtime did not send the request because it could cross a hard budget cap
+   * (`reason` says which and by how much); `response` is then empty. The turn ends with stop
+   * reason `budget_exceeded`: the root goes idle, a subagent settles.
+   */
+  readonly budgetStop?: { readonly reason: string };
 }
 
 /** One tool call of an agent, as a per-call tool executor gets it. */

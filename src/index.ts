@@ -153,5 +153,8 @@ export {
 } from './policy/messaging.js';
 export { describeConfirmation, type ConfirmCallback, type ConfirmationDecision, type ConfirmationRequest } from './policy/confirmation.js';
 export { DEFAULT_LIMITS, LimitError, type Limits } from './policy/limits.js';
+export { BudgetError, checkBudget, DEFAULT_SOFT_LIMIT, type Budget, type BudgetDimension } from './policy/budget.js';
+export type { BudgetRemaining, BudgetWarning } from './runtime/budget-ledger.js';
+export { DEFAULT_MAX_OUTPUT_TOKENS } from './runtime/budgets.js';
 export { DEFAULT_INPUT_LIMITS, MAX_NESTING_LIMIT, type InputLimits } from './request/input-limits.js';
 export { loadProjectContext, type ProjectContext, type ProjectContextOptions } from './load/project-context.js';

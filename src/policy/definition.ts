@@ -1,6 +1,7 @@
 /**
  * Agent definitions: the named roles a spawn may ask for, as read from Markdown files.
  */
+import type { Budget } from './budget.js';
 import type { ContextMode, ContextSpec } from '../context/types.js';
 import type { Delivery, Lifetime } from '../request/lifetime.js';
 import type { Effort, JsonObject } from '../request/types.js';
@@ -68,6 +69,12 @@ export interface AgentDefinition {
   readonly retry?: RetryPolicy;
   /** How long one of this role's model requests may take, in ms (the runtime's `requestTimeoutMs` otherwise). */
   readonly requestTimeoutMs?: number;
+  /**
+   * Caps on a subagent of this role and its subtree, carved from its parent's remaining budget
+   * (front matter: a mapping, `budget: { tokens: 50000, steps: 20 }`). A spawn's `Agent` call
+   * may ask for less, never more.
+   */
+  readonly budget?: Budget;
   /** Front matter keys this library does not know, kept so hosts can read or report them. */
   readonly unknownKeys: readonly string[];
   readonly source: DefinitionSource;

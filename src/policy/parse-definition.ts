@@ -7,6 +7,7 @@
  * unknown keys are kept and reported, never fatal, because files written for other tools
  * carry keys (`color`, `permissionMode`, …) this library has no use for.
  */
+import { checkBudget, type Budget } from './budget.js';
 import { basename } from 'node:path';
 import { createRequire } from 'node:module';
 import type * as Yaml from 'yaml';
@@ -55,6 +56,7 @@ export const KNOWN_DEFINITION_KEYS = [
   'output',
   'retry',
   'requestTimeoutMs',
+  'budget',
 ] as const;
 
 const EFFORTS: readonly Effort[] = ['low', 'medium', 'high'];
@@ -129,6 +131,7 @@ export function parseDefinition(text: string, options: ParseDefinitionOptions): 
     ...optional('output', reader.optional('output', readOutputSchema)),
     ...optional('retry', reader.optional('retry', readRetryPolicy)),
     ...optional('requestTimeoutMs', reader.optional('requestTimeoutMs', readPositiveInteger)),
+    ...optional('budget', reader.optional('budget', readBudget)),
     unknownKeys: Object.freeze(unknownKeys),
     source: Object.freeze({ file, scope }),
   };
@@ -328,6 +331,15 @@ function readOutputSchema(value: unknown): ReadResult<JsonObject> {
   }
   try {
     return ok(checkOutputSchema(schema, 'output'));
+  } catch (error) {
+    return bad(error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** `budget`: a mapping of caps (`tokens`, `costUsd`, `wallMs`, `steps`, `spawns`, `softLimit`). */
+function readBudget(value: unknown): ReadResult<Budget> {
+  try {
+    return ok(checkBudget(value, 'budget'));
   } catch (error) {
     return bad(error instanceof Error ? error.message : String(error));
   }

@@ -18,7 +18,7 @@
  *    to the `find_roles` tool, which searches every role's name and description. A runtime
  *    registers that tool only for this mode.
  */
-import { BUILTIN_TOOLS } from './tools.js';
+import { AGENT_TOOL_WITH_BUDGET, BUILTIN_TOOLS } from './tools.js';
 import type { ToolSchema } from './types.js';
 
 /** What a catalog entry shows of a role. */
@@ -131,8 +131,8 @@ export function roleCatalog(roles: Iterable<CatalogRole>, limits: RoleCatalogLim
  * The `Agent` tool's schema with `catalog` appended to its description; the built-in schema
  * itself when the catalog is empty.
  */
-export function agentToolSchema(catalog: string): ToolSchema {
-  const base = BUILTIN_TOOLS.Agent.schema;
+export function agentToolSchema(catalog: string, withBudget = false): ToolSchema {
+  const base = withBudget ? AGENT_TOOL_WITH_BUDGET.schema : BUILTIN_TOOLS.Agent.schema;
   if (catalog === '') return base;
   return Object.freeze({ ...base, description: `${base.description}\n\n${catalog}` });
 }

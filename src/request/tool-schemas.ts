@@ -42,6 +42,27 @@ export const agentArgsSchema = z
   })
   .strict();
 
+/**
+ * Arguments of `Agent` in a session with budgets: the same, plus `budget`, the caps the model
+ * asks for its subagent (smaller than its role's, never larger). Sessions without budgets
+ * keep the plain schema, so their request heads do not change.
+ */
+export const agentArgsWithBudgetSchema = agentArgsSchema
+  .extend({
+    budget: z
+      .object({
+        tokens: z.number().int().nonnegative().optional(),
+        costUsd: z.number().nonnegative().optional(),
+        wallMs: z.number().int().nonnegative().optional(),
+        steps: z.number().int().nonnegative().optional(),
+        spawns: z.number().int().nonnegative().optional(),
+      })
+      .strict()
+      .optional()
+      .describe('Caps for the subagent and the workers it starts: tokens, costUsd, wallMs, steps (model requests), spawns. Taken from your remaining budget; unused budget comes back when it finishes. Omit for its role\'s default.'),
+  })
+  .strict();
+
 /** Arguments of `send_message`. */
 export const sendMessageArgsSchema = z
   .object({
@@ -91,6 +112,7 @@ export const TOOL_HINTS = {
     attachments: 'a list of { "name": string, "content": string } objects',
     'attachments[].name': 'a non-empty string',
     'attachments[].content': 'a string',
+    budget: 'an object with optional non-negative numbers tokens, costUsd, wallMs, steps, spawns',
   },
   send_message: { agent_id: agentIdHint, message: 'a non-empty string' },
   list_agents: {},

@@ -10,6 +10,7 @@ import { BUILTIN_TOOL_NAMES, type BuiltinToolName } from './tool-names.js';
 import { defineTool, describeValue, type DefinedTool, type ToolArgumentError } from './tool-args.js';
 import {
   agentArgsSchema,
+  agentArgsWithBudgetSchema,
   cancelAgentArgsSchema,
   closeAgentArgsSchema,
   listAgentsArgsSchema,
@@ -19,8 +20,11 @@ import {
 } from './tool-schemas.js';
 import type { ToolSchema } from './types.js';
 
-/** Validated arguments of `Agent`. `context` is still raw: the context layer parses it. */
-export type AgentArgs = z.output<typeof agentArgsSchema>;
+/**
+ * Validated arguments of `Agent`. `context` is still raw: the context layer parses it.
+ * `budget` is accepted whether or not the head offers it; the runtime checks it.
+ */
+export type AgentArgs = z.output<typeof agentArgsWithBudgetSchema>;
 /** Validated arguments of `send_message`. */
 export type SendMessageArgs = z.output<typeof sendMessageArgsSchema>;
 /** Validated arguments of `list_agents` (an empty object). */
@@ -41,6 +45,12 @@ export const BUILTIN_TOOLS = Object.freeze({
   cancel_agent: define('cancel_agent', cancelAgentArgsSchema),
   close_agent: define('close_agent', closeAgentArgsSchema),
 });
+
+/**
+ * `Agent` with its `budget` argument: the schema a session with budgets offers, and the
+ * validator every `Agent` call goes through.
+ */
+export const AGENT_TOOL_WITH_BUDGET: DefinedTool<AgentArgs> = define('Agent', agentArgsWithBudgetSchema);
 
 /** The built-in tool schemas, frozen, in registration order. */
 export const BUILTIN_TOOL_SCHEMAS: readonly ToolSchema[] = Object.freeze(BUILTIN_TOOL_NAMES.map((name) => BUILTIN_TOOLS[name].schema));
@@ -64,12 +74,14 @@ export function isBuiltinTool(name: string): name is BuiltinToolName {
 /**
  * Validates a built-in tool call's arguments. Never throws: an unknown tool name or malformed
  * arguments yield `{ ok: false, error }`, whose `message` names each bad field and what it
- * should hold, ready to return to the model as the tool result.
+ * should hold, ready to return to the model as the tool result. `options.budget`: the `Agent`
+ * tool takes a `budget` (sessions with budgets offer it).
  */
-export function parseToolArguments(name: string, args: unknown): ParsedToolArguments {
+export function parseToolArguments(name: string, args: unknown, options: { readonly budget?: boolean } = {}): ParsedToolArguments {
   switch (name) {
     case 'Agent':
-      return tag('Agent', BUILTIN_TOOLS.Agent.parse(args));
+      // `budget` is an argument only where the head offers it (a session with budgets).
+      return tag('Agent', options.budget === true ? AGENT_TOOL_WITH_BUDGET.parse(args) : BUILTIN_TOOLS.Agent.parse(args));
     case 'send_message':
       return tag('send_message', BUILTIN_TOOLS.send_message.parse(args));
     case 'list_agents':

@@ -38,6 +38,11 @@ import { failureCode, providerOf } from './telemetry.js';
 import { traceChatEnd, traceChatStart } from '../../machines/agent-trace.js';
 import { classifyFailure } from '../model/transient.js';
 import { SaEvents } from '../otel/attributes.js';
+import { BudgetError } from '../policy/budget.js';
+import type { Usage } from '../request/usage.js';
+
+/** The empty reply of a request the budget refused (the machine reads `budgetStop` instead). */
+const NO_REPLY: ModelResponse = Object.freeze({ text: '', toolCalls: Object.freeze([]), usage: ZERO_USAGE });
 
 const COMPACTION_TASK =
   'Summarize the conversation so far so the agent can continue it: keep goals, decisions, findings, open questions and the state of any work in progress.';
@@ -152,44 +157,19 @@ export function createAgentLogic(core: RuntimeCore) {
         const compaction = await maybeCompact(core, input, signal);
         const dialogue = compaction ? input.dialogue.append(compaction.entry) : input.dialogue;
         const request = requestOf(input, dialogue.effective());
-        notePrefix(core, input.path, request);
-        // Deltas are asked for only while some iterator takes this agent's events; each
-        // attempt gets its own sink, so a failed attempt's late deltas go nowhere.
-        const wantsDeltas = core.stream.wants(input.path);
-        const sink: { current: DeltaSink | undefined } = { current: undefined };
-        const trace = core.trace;
-        const model = core.options.model;
-        if (trace) traceChatStart(trace, { path: input.path, model: request.model, provider: providerOf(model, request.model), turn: input.turn, step: input.step }, () => ({ system: request.system.systemPrompt, entries: request.messages }));
-        // Transient failures are retried here, each attempt bounded by the request timeout;
-        // what still fails ends the turn (the machine's model error path).
-        let value: Awaited<ReturnType<typeof model.sample>>;
-        let retries: number;
-        try {
-          ({ value, retries } = await withRetries(core, input.path, requestSettingsOf(core, input.path), signal, (attemptSignal) => {
-            sink.current?.close();
-            sink.current = wantsDeltas ? deltaSink(core, input, attemptSignal) : undefined;
-            const onDelta = sink.current?.onDelta;
-            const context = { signal: attemptSignal, agentPath: input.path, turn: input.turn, step: input.step, ...(onDelta ? { onDelta } : {}) };
-            // Spans the provider code starts (the AI SDK's, an HTTP instrumentation's) nest under `chat`.
-            return trace ? trace.inChat(input.path, () => model.sample(request, context)) : model.sample(request, context);
-          }));
-        } catch (error) {
-          trace?.chatEnded(input.path, { errorCode: signal.aborted ? 'cancelled' : failureCode(error, classifyFailure(error).status), errorMessage: errorText(error) });
-          throw error;
+        // A request that could cross a hard budget cap is not sent: the machine ends the turn.
+        const hold = core.budgets.beforeRequest(input.path, request);
+        if (hold instanceof BudgetError) {
+          return { response: NO_REPLY, compaction: compaction?.entry, ...(compaction ? { usage: compaction.usage } : {}), budgetStop: { reason: hold.message } };
         }
-        const response = normalizeResponse(value, core.registry.limits);
-        if (trace) traceChatEnd(trace, input.path, response);
-        sink.current?.replied(response);
-        checkReply(dialogue, response);
-        const usage = requestUsage(response.usage, retries);
-        // A final answer of an agent with an output schema is checked here; the machine decides what follows.
-        const output = input.output && response.toolCalls.length === 0 ? checkOutput(response.text, input.output, core.registry.limits) : undefined;
-        return {
-          response,
-          compaction: compaction?.entry,
-          usage: compaction ? addUsage(compaction.usage, usage) : usage,
-          ...(output ? { output } : {}),
-        };
+        let charged: Usage | undefined;
+        try {
+          const output = await sendRequest(core, input, request, dialogue, compaction, signal);
+          charged = output.usage;
+          return output;
+        } finally {
+          if (hold) core.budgets.afterRequest(hold, charged);
+        }
       }),
       runToolCalls: toolStepLogic((input, signal) => executeToolWithEvents(core, input, signal, 'by-machine')),
     },
@@ -202,6 +182,48 @@ export function createAgentLogic(core: RuntimeCore) {
       reportTurn: (_, params) => core.turnEnded(params.report),
     },
   });
+}
+
+/** Sends one model request (with retries) and checks its reply. */
+async function sendRequest(core: RuntimeCore, input: SampleInput, request: ModelRequest, dialogue: Dialogue, compaction: Compaction | undefined, signal: AbortSignal): Promise<SampleOutput & { usage: Usage }> {
+  notePrefix(core, input.path, request);
+  // Deltas are asked for only while some iterator takes this agent's events; each
+  // attempt gets its own sink, so a failed attempt's late deltas go nowhere.
+  const wantsDeltas = core.stream.wants(input.path);
+  const sink: { current: DeltaSink | undefined } = { current: undefined };
+  const trace = core.trace;
+  const model = core.options.model;
+  if (trace) traceChatStart(trace, { path: input.path, model: request.model, provider: providerOf(model, request.model), turn: input.turn, step: input.step }, () => ({ system: request.system.systemPrompt, entries: request.messages }));
+  // Transient failures are retried here, each attempt bounded by the request timeout;
+  // what still fails ends the turn (the machine's model error path).
+  let value: Awaited<ReturnType<typeof model.sample>>;
+  let retries: number;
+  try {
+    ({ value, retries } = await withRetries(core, input.path, requestSettingsOf(core, input.path), signal, (attemptSignal) => {
+      sink.current?.close();
+      sink.current = wantsDeltas ? deltaSink(core, input, attemptSignal) : undefined;
+      const onDelta = sink.current?.onDelta;
+      const context = { signal: attemptSignal, agentPath: input.path, turn: input.turn, step: input.step, ...(onDelta ? { onDelta } : {}) };
+      // Spans the provider code starts (the AI SDK's, an HTTP instrumentation's) nest under `chat`.
+      return trace ? trace.inChat(input.path, () => model.sample(request, context)) : model.sample(request, context);
+    }));
+  } catch (error) {
+    trace?.chatEnded(input.path, { errorCode: signal.aborted ? 'cancelled' : failureCode(error, classifyFailure(error).status), errorMessage: errorText(error) });
+    throw error;
+  }
+  const response = normalizeResponse(value, core.registry.limits);
+  if (trace) traceChatEnd(trace, input.path, response);
+  sink.current?.replied(response);
+  checkReply(dialogue, response);
+  const usage = requestUsage(response.usage, retries);
+  // A final answer of an agent with an output schema is checked here; the machine decides what follows.
+  const output = input.output && response.toolCalls.length === 0 ? checkOutput(response.text, input.output, core.registry.limits) : undefined;
+  return {
+    response,
+    compaction: compaction?.entry,
+    usage: compaction ? addUsage(compaction.usage, usage) : usage,
+    ...(output ? { output } : {}),
+  };
 }
 
 /** The builders `RuntimeCore` is made with: this runtime's agent machine and compaction. */

@@ -92,7 +92,7 @@ export interface OpenAccount {
   readonly startedAt: number;
   /**
    * Resume: rebuild the account as it was, without checking what remains (its carve was
-   * checked when it was first made) and without charging the spawn again.
+   * checked when it was first made).
    */
   readonly restoring?: boolean;
 }
@@ -135,9 +135,10 @@ export class BudgetLedger {
       account.own.push({ pool, from, carved: from ? limit : 0 });
       account.holders[dimension] = pool;
     }
-    // The spawn itself is spent from the parent's spawn pool, for good.
+    // The spawn itself is spent from the parent's spawn pool, for good (on resume too: the
+    // journal holds the spawn, not the count).
     const spawnPool = parent?.holders.spawns;
-    if (spawnPool && !request.restoring) this.spend(spawnPool, 1, request.path);
+    if (spawnPool) this.spend(spawnPool, 1, request.path);
     this.accounts.set(request.path, account);
   }
 
@@ -199,6 +200,22 @@ export class BudgetLedger {
       // A subagent still holding part of this pool keeps it spent (it cannot return it here).
       this.spend(from, pool.used + pool.reserved, path);
     }
+  }
+
+  /**
+   * Undoes an account whose agent never ran (its spawn failed after the carve): its carves and
+   * the spawn it was charged for go back in full.
+   */
+  abandon(path: string, parentPath: string | null): void {
+    const account = this.accounts.get(path);
+    if (!account) return;
+    this.accounts.delete(path);
+    for (const { pool, from, carved } of account.own) {
+      pool.closed = true;
+      if (from) from.reserved -= carved;
+    }
+    const spawnPool = parentPath === null ? undefined : this.accounts.get(parentPath)?.holders.spawns;
+    if (spawnPool) spawnPool.used = Math.max(0, spawnPool.used - 1);
   }
 
   /** Charges an agent's own usage: its running total (only what is new counts). */

@@ -34,6 +34,7 @@ import { NOTHING_INHERITED } from '../request/prefix-reuse.js';
 import { Confirmer, type ConfirmInput } from './confirm.js';
 import { checkResultMetadata, configureReports, reportPresenter, type ReportPresenter, type ResultMetadata } from '../../machines/subagent-reports.js';
 import { UsageLedger, type UsageAccount } from './usage-ledger.js';
+import { RuntimeBudgets } from './budgets.js';
 import { checkPriceTable } from '../model/prices.js';
 import type { Usage } from '../model/adapter.js';
 import { DEFAULT_MAX_STEPS, TurnWaiters } from './turns.js';
@@ -95,6 +96,8 @@ export class RuntimeCore {
   private quietWaiters: Array<() => void> = [];
   private readonly hostTools: ReadonlyMap<string, RuntimeTool>;
   readonly ledger: UsageLedger;
+  /** Budget caps of the tree: carved at spawn, checked before each model request. */
+  readonly budgets: RuntimeBudgets;
   /** What parent models see with each result (checked once). */
   readonly resultMetadata: ResultMetadata;
   /** How every agent of this runtime words its subagents' reports (with the results completed here). */
@@ -138,10 +141,15 @@ export class RuntimeCore {
     options.store?.onFailure((error) => this.halt(error));
     const known = knownToolsOf(options);
     this.roles = new Roles({ ...options, canConfirm: options.confirm !== undefined }, known);
+    this.budgets = new RuntimeBudgets(
+      { ...(options.budget ? { budget: options.budget } : {}), ...(options.prices ? { prices: options.prices } : {}), ...(options.maxOutputTokens !== undefined ? { maxOutputTokens: options.maxOutputTokens } : {}), rolesHaveBudgets: this.roles.haveBudgets },
+      this.now,
+      (warning) => this.emit('budget-warning', warning),
+    );
     for (const warning of this.roles.warnings) options.onWarning?.(warning);
     // find_roles, when the catalog needs it, is a host tool of the runtime's own.
     const tools = this.roles.searchTool ? [...(options.tools ?? []), this.roles.searchTool] : options.tools;
-    this.heads = new Heads({ ...options, ...(tools ? { tools } : {}), roleCatalog: this.roles.catalog.text, roleSearch: this.roles.searchTool !== undefined });
+    this.heads = new Heads({ ...options, ...(tools ? { tools } : {}), roleCatalog: this.roles.catalog.text, roleSearch: this.roles.searchTool !== undefined, budgets: this.budgets.enabled });
     this.anchors = Object.freeze({ root: resolvePath(options.workspace ?? process.cwd()), home: homedir() });
     this.confirmer = new Confirmer(options);
     this.projectContext = options.projectContext;
@@ -155,6 +163,7 @@ export class RuntimeCore {
     const record = this.registry.addRoot(ROOT_PATH, this.now());
     const model = this.rootModel();
     this.openAccount(ROOT_PATH, null, model);
+    const budget = this.budgets.openRoot(ROOT_PATH, model, record.reservedAt);
     const input: AgentInput = {
       path: ROOT_PATH,
       parentPath: null,
@@ -174,6 +183,7 @@ export class RuntimeCore {
       maxSteps: this.options.defaults?.maxSteps ?? DEFAULT_MAX_STEPS,
       prefix: NOTHING_INHERITED,
       hasTaskHooks: false,
+      ...(budget ? { budget } : {}),
       startedAt: record.reservedAt,
     };
     const inspect = this.options.inspect;
@@ -309,6 +319,7 @@ export class RuntimeCore {
           usage = context.usage;
           // Usage is counted as it is spent, so a subtree total is current while agents run.
           account?.set(usage);
+          this.budgets.spent(record.path, usage);
           if (started && account && this.stream.active) {
             this.stream.publish({ type: 'usage-updated', path: record.path, usage: account.own, subtreeUsage: account.subtree, sessionUsage: this.ledger.total() });
           }
@@ -463,6 +474,8 @@ export class RuntimeCore {
     const account = this.accounts.get(record.path);
     account?.set(reported.usage);
     this.accounts.delete(record.path);
+    this.budgets.spent(record.path, reported.usage);
+    this.budgets.settled(record.path);
     const result: AgentResult = {
       ...reported,
       elapsedMs: Math.max(0, this.now() - record.reservedAt),
@@ -501,6 +514,7 @@ export class RuntimeCore {
       // A failed actor may refuse to stop; it holds nothing once unreserved.
     }
     this.registry.unreserve(path);
+    this.budgets.abandoned(path, record.parentPath);
     this.resultWaiters.delete(path);
     this.setNotBusy(path);
   }
@@ -622,6 +636,10 @@ export class RuntimeCore {
       case 'halted': {
         stream.publish({ type: 'halted', path: ROOT_PATH, error: (event as RuntimeEvents['halted']).error });
         return stream.ended(ROOT_PATH, true);
+      }
+      case 'budget-warning': {
+        const warning = event as RuntimeEvents['budget-warning'];
+        return stream.publish({ type: 'budget-warning', ...warning });
       }
       case 'retry': {
         const retry = event as RuntimeEvents['retry'];

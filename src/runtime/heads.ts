@@ -69,9 +69,11 @@ export class Heads {
      * `Agent`, into every preset that lists `Agent` and out of every head that loses it.
      */
     readonly roleSearch?: boolean;
+    /** Whether the session has budgets: the `Agent` tool then offers `budget`. */
+    readonly budgets?: boolean;
   }) {
     this.roleSearch = options.roleSearch === true;
-    const agent = agentToolSchema(options.roleCatalog ?? '');
+    const agent = agentToolSchema(options.roleCatalog ?? '', options.budgets === true);
     // Agent checks its own patterns at spawn (`Agent(worker)`: the roles it may start).
     const matched = new Set([AGENT_TOOL, ...(options.tools ?? []).filter((t) => t.permission !== undefined).map((t) => t.name)]);
     this.hasMatcher = (name) => matched.has(name);

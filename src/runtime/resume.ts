@@ -110,7 +110,8 @@ class Restorer {
     // A crash before the root's descriptor was written: the session had not started.
     if (this.image.agents.size === 0) return this.core.startRoot();
     for (const agent of this.image.agents.values()) this.restore(agent);
-    for (const close of this.closeAccounts) close();
+    // Subagents first, so what a settled subagent did not use returns through its settled parent.
+    for (const close of [...this.closeAccounts].reverse()) close();
     for (const r of this.restored) r.actor.start();
     for (const r of this.restored) this.listenForFirstReports(r);
     // A cancellation the crash cut short is finished, children first, before anything is
@@ -205,7 +206,13 @@ class Restorer {
     }
     this.dialogues.set(spawn.path, dialogue);
     const core = this.core;
-    const closeAccount = core.reopenAccount(spawn.path, spawn.parent, input.model, agent.result?.usage ?? agent.usage);
+    const closeUsage = core.reopenAccount(spawn.path, spawn.parent, input.model, agent.result?.usage ?? agent.usage);
+    // Budgets come back from the descriptor (its caps) and what the journal says it spent.
+    const closeBudget = core.budgets.restore(input, agent.result?.usage ?? agent.usage);
+    const closeAccount = (): void => {
+      closeUsage();
+      closeBudget();
+    };
     if (agent.result) {
       this.ended.add(spawn.path);
       this.closeAccounts.push(closeAccount);

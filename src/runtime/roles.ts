@@ -16,13 +16,14 @@ import { AGENT_TOOL, normalizeAgentEntry } from '../policy/agent-entries.js';
 import { toolCapabilities, type CapabilityCatalog } from '../policy/capabilities.js';
 import { BUILTIN_TOOL_NAMES } from '../request/tool-names.js';
 import { PERMISSION_MODE_RULES } from '../policy/permission-mode.js';
+import { checkBudget } from '../policy/budget.js';
 
 /** The fields of an agent definition the runtime reads; loaded definitions fit it. */
 export type RoleDefinition = Pick<AgentDefinition, 'name'> &
   Partial<
     Pick<
       AgentDefinition,
-      'instructions' | 'description' | 'model' | 'effort' | 'tools' | 'disallowedTools' | 'context' | 'contexts' | 'delivery' | 'lifetime' | 'maxSteps' | 'permissionMode' | 'source' | 'output' | 'retry' | 'requestTimeoutMs'
+      'instructions' | 'description' | 'model' | 'effort' | 'tools' | 'disallowedTools' | 'context' | 'contexts' | 'delivery' | 'lifetime' | 'maxSteps' | 'permissionMode' | 'source' | 'output' | 'retry' | 'requestTimeoutMs' | 'budget'
     >
   >;
 
@@ -82,6 +83,8 @@ export class Roles {
   readonly searchTool: RuntimeTool | undefined;
   /** What preparing the roles found, in role name order. */
   readonly warnings: readonly RoleWarning[];
+  /** Whether some role has a budget (the `Agent` tool then offers `budget`). */
+  readonly haveBudgets: boolean;
 
   constructor(options: RolesOptions, tools: readonly KnownTool[] = []) {
     const warnings: RoleWarning[] = [];
@@ -93,6 +96,7 @@ export class Roles {
       this.registry = undefined;
     }
     this.warnings = Object.freeze(warnings);
+    this.haveBudgets = this.registry !== undefined && this.registry.list().some((role) => role.budget !== undefined);
     const limits = options.roleCatalog === false ? undefined : options.roleCatalog;
     this.catalog = options.roleCatalog === false || !this.registry ? roleCatalog([]) : roleCatalog(this.registry.list(), limits);
     this.searchTool = this.catalog.searchable && this.registry ? findRolesTool(this.registry.list(), limits?.rank) : undefined;
@@ -123,6 +127,7 @@ function prepareRole(role: RoleDefinition, options: RolesOptions, tools: readonl
   // only surface at the first failed request.
   if (role.retry !== undefined) checkRetryPolicy(role.retry, `${roleLabel(role)} retry`);
   if (role.requestTimeoutMs !== undefined) checkRequestTimeout(role.requestTimeoutMs, `${roleLabel(role)} requestTimeoutMs`);
+  if (role.budget !== undefined) role = { ...role, budget: checkBudget(role.budget, `${roleLabel(role)} budget`) };
   const legacy = (entry: string): string => (tools.some((tool) => toolNameMatches(entry, tool.name)) ? entry : normalizeAgentEntry(entry));
   const hasLegacy = [...(role.tools ?? []), ...(role.disallowedTools ?? [])].some((entry) => legacy(entry) !== entry);
   if (options.toolNames === undefined && !hasLegacy) return role;

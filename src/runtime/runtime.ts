@@ -55,6 +55,7 @@ export function runtimeOf(core: RuntimeCore): Runtime {
     on: (type, listener) => core.on(type, listener),
     events: (opts) => core.events(opts),
     usage: () => core.ledger.total(),
+    budgetOf: (path) => core.budgets.remaining(path),
     get slotsInUse() {
       return core.registry.slotsInUse;
     },

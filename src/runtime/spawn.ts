@@ -42,7 +42,7 @@ export interface SpawnOrigin {
 function decide(policy: SpawnPolicyDecision | undefined, host: SpawnPolicyDecision | undefined): SpawnPolicyDecision | undefined {
   if (!host) return policy;
   const merged: { -readonly [K in keyof SpawnPolicyDecision]: SpawnPolicyDecision[K] } = { ...policy };
-  for (const key of ['delivery', 'lifetime', 'tools', 'externalDirectories', 'inheritsExtensions', 'output'] as const) {
+  for (const key of ['delivery', 'lifetime', 'tools', 'externalDirectories', 'inheritsExtensions', 'output', 'budget'] as const) {
     if (host[key] !== undefined) (merged as Record<string, unknown>)[key] = host[key];
   }
   return merged;
@@ -124,6 +124,10 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
   const layers = permissionLayers(core, role, policy?.tools, parentContext.input.system);
   const head = core.heads.forChild({ parent: parentContext.input.system, layers });
   const model = spawnModel(core, request.model, role, parentContext.input.model);
+  // The budget: the host's or the role's, narrowed by the model's ask; checked now against
+  // what the parent has left, and carved below in the step that reserves the path.
+  const budget = core.budgets.spawnBudget({ role: role?.budget, host: policy?.budget, asked: request.budget, ...(role ? { roleLabel: roleLabel(role) } : {}) });
+  core.budgets.precheck(path, parentPath, budget, model, core.now());
   const confirmation = core.confirm({
     parentPath,
     taskName: request.task_name,
@@ -169,6 +173,14 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
     task: request.message,
     now: core.now(),
   });
+  // Same synchronous step: a carve that no longer fits (a sibling took the rest meanwhile)
+  // refuses the spawn with a `budget` error and gives the path and slot back.
+  try {
+    core.budgets.carve(path, parentPath, budget, model, record.reservedAt);
+  } catch (error) {
+    core.registry.unreserve(path);
+    throw error;
+  }
   // From here on, whatever fails releases the reservation: a throw that skipped the release
   // would hold the path and its slot for the life of the runtime, even after stop().
   try {
@@ -211,6 +223,7 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
       ...(output ? { output } : {}),
       prefix,
       hasTaskHooks: (core.options.taskHooks?.length ?? 0) > 0,
+      ...(budget ? { budget } : {}),
       startedAt: record.reservedAt,
     };
 

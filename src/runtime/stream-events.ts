@@ -112,6 +112,20 @@ export interface RetryStreamEvent {
   readonly status?: number;
 }
 
+/**
+ * A budget cap reached its soft limit: `path` is the agent whose cap it is, `by` the agent
+ * whose spending reached it.
+ */
+export interface BudgetWarningEvent {
+  readonly type: 'budget-warning';
+  readonly path: string;
+  readonly by: string;
+  readonly dimension: 'tokens' | 'costUsd' | 'wallMs' | 'steps' | 'spawns';
+  readonly limit: number;
+  readonly used: number;
+  readonly remaining: number;
+}
+
 /** The session's store failed and the session stopped taking work. Nothing follows it. */
 export interface HaltedEvent {
   readonly type: 'halted';
@@ -153,6 +167,7 @@ export type RuntimeStreamEvent =
   | UsageUpdatedEvent
   | TurnEndedEvent
   | RetryStreamEvent
+  | BudgetWarningEvent
   | HaltedEvent
   | LaggedEvent;
 

@@ -62,7 +62,7 @@ async function dispatch(core: RuntimeCore, { path, call }: ToolInput, signal: Ab
   }
   if (!isBuiltinTool(call.name)) return runHostTool(core, path, call.id, call.name, call.arguments, signal);
 
-  const parsed = parseToolArguments(call.name, call.arguments);
+  const parsed = parseToolArguments(call.name, call.arguments, { budget: core.budgets.enabled });
   if (!parsed.ok) throw new RuntimeError('invalid_arguments', parsed.error.message);
   switch (parsed.tool) {
     case 'Agent': {

@@ -28,6 +28,10 @@ import type { AccessCapability, CapabilityCatalog } from '../policy/capabilities
 import type { RetryPolicy } from '../policy/retry-policy.js';
 import type { Clock } from '../model/clock.js';
 import type { EventsOptions, RuntimeStreamEvent } from './stream-events.js';
+import type { Budget } from '../policy/budget.js';
+import type { BudgetRemaining, BudgetWarning } from './budget-ledger.js';
+
+export type { Budget, BudgetRemaining, BudgetWarning };
 
 export type { AgentResult, Delivery, Lifetime, TaskHookDecision, TurnReport };
 export type { RetentionPolicy };
@@ -140,6 +144,11 @@ export interface SpawnPolicyDecision {
    * as JSON. An invalid schema fails the spawn with an `OutputSchemaError`.
    */
   readonly output?: JsonObject;
+  /**
+   * The subagent's budget caps; replaces its role's. Carved from its parent's remaining budget
+   * when it is reserved (a spawn it does not fit is refused with a `budget` error).
+   */
+  readonly budget?: Budget;
 }
 
 /**
@@ -286,6 +295,25 @@ export interface RuntimeOptions {
    */
   readonly prices?: PriceTable;
   /**
+   * Caps on the whole session's spending (the root's subtree: every agent). Subagents get
+   * their own caps from their role's `budget`, the host's spawn options or their `Agent` call
+   * (smaller only), carved from their parent's remaining budget; a model request that could
+   * cross a cap is not sent (stop reason `budget_exceeded`). A `costUsd` cap needs `prices`
+   * for the model in use: without them `createRuntime` throws a `TypeError`. See docs/governance.md.
+   *
+   * @example
+   * ```ts
+   * createRuntime({ model, prices, budget: { tokens: 500_000, costUsd: 5, spawns: 40 } });
+   * ```
+   */
+  readonly budget?: Budget;
+  /**
+   * The most output tokens one reply may use, as the budget check counts it: before each
+   * model request of a capped agent, its input estimate plus this must fit in what remains.
+   * Give your adapter the same limit (`aiSdkModel`'s `maxOutputTokens`). Default 4096.
+   */
+  readonly maxOutputTokens?: number;
+  /**
    * What the parent model sees with each subagent result besides the answer: a list of fields
    * (default `DEFAULT_RESULT_METADATA`: agent id, status, stop reason, and the error when there
    * is one), or a function that builds the object. Hosts always get the full `AgentResult`.
@@ -393,6 +421,8 @@ export interface SpawnRequest {
   readonly model?: string;
   readonly effort?: Effort;
   readonly attachments?: readonly Attachment[];
+  /** Smaller caps than the role's (or the host's) for this subagent; never larger. */
+  readonly budget?: Budget;
 }
 
 /** What a started spawn gives its caller. */
@@ -431,6 +461,8 @@ export interface RuntimeEvents {
   halted: { readonly error: StoreError };
   /** A model request failed transiently and will be tried again after `delayMs`. */
   retry: RetryEvent;
+  /** A budget cap reached its soft limit (default 80%); once per cap. */
+  'budget-warning': BudgetWarning;
 }
 
 /**
@@ -592,6 +624,16 @@ export interface Runtime {
    * ```
    */
   usage(): Usage;
+  /**
+   * What a live agent may still spend, per dimension its subtree is capped in (its own cap,
+   * or the nearest ancestor's); undefined for an agent that is not live. See docs/governance.md.
+   *
+   * @example
+   * ```ts
+   * const left = runtime.budgetOf('/root'); // { tokens: 412000, spawns: 37 }
+   * ```
+   */
+  budgetOf(path: string): BudgetRemaining | undefined;
   /** Slots held by live subagents (reserved or running). */
   readonly slotsInUse: number;
   /** Stops the whole session (cancels the root's subtree). */

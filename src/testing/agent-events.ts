@@ -26,6 +26,8 @@ export interface ReplyTemplate {
   readonly usage?: Usage;
   /** The runtime's check of a final answer against an output schema (structured output). */
   readonly output?: OutputCheck;
+  /** The runtime refused to send the request (a hard budget cap); the reply is then empty. */
+  readonly budgetStop?: string;
 }
 
 /** A tool call's outcome as a path step delivers it. */
@@ -50,6 +52,11 @@ export interface AgentPayloads {
   readonly summaryErrors?: Readonly<Record<string, unknown>>;
   /** `xstate.done.actor.model` outputs. */
   readonly replies?: Readonly<Record<string, ReplyTemplate>>;
+  /**
+   * `xstate.done.actor.model` outputs of requests the runtime did not send because they could
+   * cross a hard budget cap: the reason each names.
+   */
+  readonly budgetStops?: Readonly<Record<string, string>>;
   /** `xstate.error.actor.model` errors. */
   readonly modelErrors?: Readonly<Record<string, unknown>>;
   /** `xstate.error.actor.tools` errors: the actor running a step's tool calls fails. */
@@ -83,6 +90,7 @@ export const DEFAULT_PAYLOADS: Required<AgentPayloads> = {
     },
     'final reply': { text: 'Here is the answer.' },
   },
+  budgetStops: { 'request refused by budget': 'the next model request could use 900 tokens, more than the budget has left (100 tokens)' },
   modelErrors: { 'model fails': new Error('model request failed') },
   toolStepErrors: { 'tool step crashes': new Error('the tool step actor threw') },
   toolResult: (call: ToolCall): ToolOutcomeTemplate => ({ content: `result of ${call.id}`, isError: false }),
@@ -119,6 +127,7 @@ export function replyOutput(template: ReplyTemplate, context: Pick<AgentContext,
     response: { text: template.text ?? '', toolCalls, usage: template.usage ?? ZERO_USAGE },
     compaction: undefined,
     ...(template.output ? { output: template.output } : {}),
+    ...(template.budgetStop !== undefined ? { budgetStop: { reason: template.budgetStop } } : {}),
   };
 }
 
@@ -133,6 +142,7 @@ export function candidateEvents(context: AgentContext, payloads: Required<AgentP
   each(payloads.summaries, (output) => ({ type: 'xstate.done.actor.summary', output }));
   each(payloads.summaryErrors, (error) => ({ type: 'xstate.error.actor.summary', error }));
   each(payloads.replies, (template) => ({ type: 'xstate.done.actor.model', output: replyOutput(template, context) }));
+  each(payloads.budgetStops, (reason) => ({ type: 'xstate.done.actor.model', output: replyOutput({ budgetStop: reason }, context) }));
   each(payloads.modelErrors, (error) => ({ type: 'xstate.error.actor.model', error }));
   each(payloads.toolStepErrors, (error) => ({ type: 'xstate.error.actor.tools', error }));
   const call = awaitedCall(context);

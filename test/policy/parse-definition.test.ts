@@ -163,6 +163,13 @@ describe('parseDefinition: values', () => {
     expect(warnings).toEqual(['agents/reviewer.md:4: YAML warning: Unresolved tag: !custom']);
   });
 
+  it('reads a budget (a mapping) and refuses a bad one naming the field', () => {
+    const definition = parseDefinition(md(['name: a', 'description: d', 'budget:', '  tokens: 50000', '  steps: 20']), opts());
+    expect(definition.budget).toEqual({ tokens: 50_000, steps: 20 });
+    expect(Object.isFrozen(definition.budget)).toBe(true);
+    expect(errorOf(md(['name: a', 'description: d', 'budget:', '  tokenz: 5'])).message).toMatch(/"tokenz" is not a budget field/);
+  });
+
   it('reads retry settings (a mapping) and a request timeout', () => {
     const definition = parseDefinition(md(['name: a', 'description: d', 'retry:', '  maxRetries: 5', '  initialDelayMs: 500', 'requestTimeoutMs: 120000']), opts());
     expect(definition.retry).toEqual({ maxRetries: 5, initialDelayMs: 500 });
@@ -177,7 +184,8 @@ describe('parseDefinition: values', () => {
   it('lists the known keys', () => {
     expect(KNOWN_DEFINITION_KEYS).toContain('disallowedTools');
     expect(KNOWN_DEFINITION_KEYS).toContain('permissionMode');
-    expect(KNOWN_DEFINITION_KEYS).toHaveLength(15);
+    expect(KNOWN_DEFINITION_KEYS).toHaveLength(16);
+    expect(KNOWN_DEFINITION_KEYS).toContain('budget');
     expect(KNOWN_DEFINITION_KEYS).toContain('output');
   });
 });

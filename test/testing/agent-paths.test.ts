@@ -52,6 +52,7 @@ describe('agentPaths', () => {
       'cancelled (cancelled: summary_failed)',
       'settled (completed: closed)',
       'settled (completed: completed)',
+      'settled (failed: budget_exceeded)',
       'settled (failed: internal_error)',
       'settled (failed: max_steps)',
       'settled (failed: model_error)',
@@ -69,7 +70,7 @@ describe('agentPaths', () => {
       payloads: { replies: { 'search the web': { toolCalls: [{ name: 'web_search' }] }, answer: { text: 'Done.' } }, modelErrors: {} },
     });
     const labels = new Set(mine.flatMap((p) => p.steps.map((s) => s.label)));
-    expect(labels).toEqual(new Set(['xstate.init', 'search the web', 'answer', 'tool result', 'subagent answers the call', 'subagent result notice', 'inbox', 'message from a peer', 'spawn a subagent', 'message to a peer', 'tool step crashes', 'subagent crashed', 'close', 'cancel', 'compaction', 'compaction (stale)']));
+    expect(labels).toEqual(new Set(['xstate.init', 'search the web', 'answer', 'request refused by budget', 'tool result', 'subagent answers the call', 'subagent result notice', 'inbox', 'message from a peer', 'spawn a subagent', 'message to a peer', 'tool step crashes', 'subagent crashed', 'close', 'cancel', 'compaction', 'compaction (stale)']));
     expect(mine.some((p) => p.steps.at(-1)!.expected === 'settled (failed: model_error)')).toBe(false);
   });
 

@@ -1,0 +1,150 @@
+/**
+ * The runtime's budget service: which budget each agent gets, carving it at reservation,
+ * charging what agents spend, checking each model request before it is sent, and rebuilding
+ * the accounts on resume. The core calls it at a handful of seams (root start, spawn, usage
+ * change, settle, abandon); the arithmetic is the {@link BudgetLedger}'s.
+ */
+import type { AgentInput } from '../../machines/agent.types.js';
+import type { Entry } from '../dialogue/entry.js';
+import type { Usage } from '../request/usage.js';
+import type { ModelRequest } from '../request/types.js';
+import { estimateTokens, requestBytesOf } from '../request/prefix-reuse.js';
+import type { ModelPrice, PriceTable } from '../model/prices.js';
+import { BudgetError, capsAnything, checkBudget, exceedsCeiling, formatAmount, tighterBudget, type Budget } from '../policy/budget.js';
+import { BudgetLedger, type BudgetRemaining, type BudgetWarning, type RequestHold } from './budget-ledger.js';
+
+/** The output a reply is assumed to use at most when no `maxOutputTokens` is configured. */
+export const DEFAULT_MAX_OUTPUT_TOKENS = 4096;
+
+/** What the budget service needs from the runtime's options. */
+export interface BudgetOptions {
+  readonly budget?: Budget;
+  readonly prices?: PriceTable;
+  readonly maxOutputTokens?: number;
+  /** Whether any role has a budget (then the `Agent` tool offers one). */
+  readonly rolesHaveBudgets: boolean;
+}
+
+/** Where a spawn's budget comes from, lowest precedence first. */
+export interface SpawnBudgetSources {
+  /** The role's `budget`. */
+  readonly role?: Budget | undefined;
+  /** The host's (`runtime.spawn` options or `spawnPolicy`): replaces the role's. */
+  readonly host?: Budget | undefined;
+  /** The model's `Agent` call: may only be smaller than the role's or host's. */
+  readonly asked?: unknown;
+  /** Names the role in messages. */
+  readonly roleLabel?: string;
+}
+
+/** The runtime's budgets. */
+export class RuntimeBudgets {
+  readonly ledger: BudgetLedger;
+  /** Whether the session has budgets at all: the `Agent` tool then offers `budget`, and requests are estimated. */
+  readonly enabled: boolean;
+  readonly maxOutputTokens: number;
+  private readonly rootBudget: Budget | undefined;
+
+  constructor(
+    private readonly options: BudgetOptions,
+    now: () => number,
+    onWarning: (warning: BudgetWarning) => void,
+  ) {
+    this.rootBudget = options.budget === undefined ? undefined : checkBudget(options.budget, 'RuntimeOptions.budget');
+    const max = options.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
+    if (!Number.isSafeInteger(max) || max <= 0) throw new TypeError(`RuntimeOptions.maxOutputTokens must be a positive integer; got ${String(options.maxOutputTokens)}`);
+    this.maxOutputTokens = max;
+    this.enabled = capsAnything(this.rootBudget) || options.rolesHaveBudgets;
+    this.ledger = new BudgetLedger(now, onWarning);
+  }
+
+  /** The price of `model`, when the host priced it. */
+  priceOf(model: string): ModelPrice | undefined {
+    const prices = this.options.prices;
+    return prices && Object.hasOwn(prices, model) ? prices[model] : undefined;
+  }
+
+  /**
+   * Opens the root's account with the session's budget. A cost cap on a model without a price
+   * is refused here, at start (a `TypeError` from `createRuntime`).
+   */
+  openRoot(path: string, model: string, startedAt: number): Budget | undefined {
+    try {
+      this.ledger.open({ path, parentPath: null, budget: this.rootBudget, price: this.priceOf(model), model, startedAt });
+    } catch (error) {
+      if (error instanceof BudgetError) throw new TypeError(`RuntimeOptions.budget: ${error.message}`, { cause: error });
+      throw error;
+    }
+    return capsAnything(this.rootBudget) ? this.rootBudget : undefined;
+  }
+
+  /**
+   * The budget a spawn asks for: the host's (else the role's), narrowed by what the model
+   * asked. A model asking for more than the role or host allows is refused with a
+   * {@link BudgetError} naming the dimension.
+   */
+  spawnBudget(sources: SpawnBudgetSources): Budget | undefined {
+    const ceiling = sources.host ?? sources.role;
+    if (sources.asked === undefined) return capsAnything(ceiling) ? ceiling : undefined;
+    const asked = checkBudget(sources.asked, 'Agent budget');
+    const over = exceedsCeiling(asked, ceiling)[0];
+    if (over) {
+      const whose = sources.host ? "the host's budget for this spawn" : `the budget of ${sources.roleLabel ?? 'its role'}`;
+      throw new BudgetError(over.dimension, over.asked, over.ceiling, `a subagent may get a smaller budget than ${whose}, never a larger one: ${over.dimension} ${formatAmount(over.dimension, over.asked)} asked, ${formatAmount(over.dimension, over.ceiling)} allowed`);
+    }
+    const budget = tighterBudget(ceiling, asked);
+    return capsAnything(budget) ? budget : undefined;
+  }
+
+  /** Checks, without taking anything, that a spawn's carve fits now (the early check). */
+  precheck(path: string, parentPath: string, budget: Budget | undefined, model: string, startedAt: number): void {
+    this.ledger.check({ path, parentPath, budget, price: this.priceOf(model), model, startedAt });
+  }
+
+  /** Carves a subagent's budget from its parent's (synchronous; throws a {@link BudgetError}, taking nothing). */
+  carve(path: string, parentPath: string, budget: Budget | undefined, model: string, startedAt: number): void {
+    this.ledger.open({ path, parentPath, budget, price: this.priceOf(model), model, startedAt });
+  }
+
+  /** Resume: reopens an agent's account as its descriptor and usage say; returns what closes it. */
+  restore(input: AgentInput, spent: Usage): () => void {
+    this.ledger.open({ path: input.path, parentPath: input.parentPath, budget: input.budget, price: this.priceOf(input.model), model: input.model, startedAt: input.startedAt, restoring: true });
+    this.ledger.sync(input.path, spent);
+    return () => this.ledger.settle(input.path);
+  }
+
+  /** An agent's usage grew. */
+  spent(path: string, usage: Usage): void {
+    this.ledger.sync(path, usage);
+  }
+
+  /** An agent settled: its unused budget goes back to its parent's. */
+  settled(path: string): void {
+    this.ledger.settle(path);
+  }
+
+  /** A spawn was undone before its agent ran: everything it carved goes back. */
+  abandoned(path: string, parentPath: string | null): void {
+    this.ledger.abandon(path, parentPath);
+  }
+
+  /**
+   * Holds a model request's estimate, or says why it may not be sent. Undefined when the agent
+   * is not capped at all (nothing is estimated then).
+   */
+  beforeRequest(path: string, request: Pick<ModelRequest, 'system' | 'model' | 'effort' | 'output'> & { readonly messages: Iterable<Entry> }): RequestHold | BudgetError | undefined {
+    if (!this.ledger.capped(path)) return undefined;
+    const inputTokens = estimateTokens(requestBytesOf(request, request.messages));
+    return this.ledger.beginRequest(path, { inputTokens, outputTokens: this.maxOutputTokens });
+  }
+
+  /** A request ended: its hold is released and what it cost (when it answered) charged. */
+  afterRequest(hold: RequestHold, used: Usage | undefined): void {
+    this.ledger.endRequest(hold, used);
+  }
+
+  /** What an agent may still spend, per capped dimension (live agents only). */
+  remaining(path: string): BudgetRemaining | undefined {
+    return this.ledger.remaining(path);
+  }
+}
