@@ -288,6 +288,16 @@ export class TraceBuilder {
     if (ref) agent.pendingLinks.push({ context: this.spanContextOf(ref), attributes: { [GenAi.agentId]: from } });
   }
 
+  /**
+   * Ends every open span with the error `code` (a session that stopped without results: its
+   * store failed). Children before parents, as their paths sort deepest first.
+   */
+  endAll(code: string): void {
+    const paths = [...this.agents.keys()].sort((a, b) => b.split('/').length - a.split('/').length);
+    for (const path of paths) this.agentEnded(path, { status: 'failed', stopReason: code });
+    this.early.clear();
+  }
+
   /** Whether the agent at `path` has an open span. */
   isOpen(path: string): boolean {
     return this.agents.has(path);

@@ -399,6 +399,7 @@ export class RuntimeCore {
     // the same procedure without that check.
     for (const record of [...this.registry.all()].reverse()) (record.actor as unknown as { _stop?: () => void } | undefined)?._stop?.();
     this.busy.clear();
+    this.trace?.endAll('session_halted');
     const waiters = this.quietWaiters;
     this.quietWaiters = [];
     for (const resolve of waiters) resolve();
@@ -515,6 +516,7 @@ export class RuntimeCore {
     }
     this.registry.unreserve(path);
     this.budgets.abandoned(path, record.parentPath);
+    this.trace?.agentEnded(path, { status: 'failed', stopReason: 'start_failed' });
     this.resultWaiters.delete(path);
     this.setNotBusy(path);
   }

@@ -11,6 +11,7 @@ import { scriptedModel } from '../../src/model/scripted.js';
 import { createCapabilityCatalog } from '../../src/policy/capabilities.js';
 import { createRuntime, defineRuntimeTool } from '../../src/runtime/runtime.js';
 import type { RuntimeOptions } from '../../src/runtime/types.js';
+import { StoreError, type SessionStore } from '../../src/store/types.js';
 
 async function traced(options: Omit<RuntimeOptions, 'telemetry'>, recordContent = false): Promise<ReadableSpan[]> {
   const exporter = new InMemorySpanExporter();
@@ -81,6 +82,52 @@ describe('runtime span events', () => {
     expect(spans.find((s) => s.name === 'invoke_agent kid')!.attributes['gen_ai.input.messages']).toContain('KID-TASK');
     expect(callSpan(spans, 'c1').attributes['gen_ai.tool.call.arguments']).toContain('KID-TASK');
     expect(callSpan(spans, 'c1').attributes['gen_ai.tool.call.result']).toContain('KID-ANSWER');
+  });
+
+  it('ends every open span when the session halts (its store failed)', async () => {
+    const listeners: Array<(error: StoreError) => void> = [];
+    const state: { failure?: StoreError } = {};
+    const store: SessionStore = {
+      sessionId: 's',
+      location: 'memory',
+      loaded: [],
+      get failure() {
+        return state.failure;
+      },
+      append: () => {},
+      flush: () => Promise.resolve(),
+      close: () => Promise.resolve(),
+      onFailure: (listener) => (listeners.push(listener), () => {}),
+    };
+    const exporter = new InMemorySpanExporter();
+    const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
+    // The subagent's request never answers: the store fails while it is out.
+    let asked!: () => void;
+    const sent = new Promise<void>((resolve) => (asked = resolve));
+    const rt = createRuntime({
+      model: {
+        name: 'stuck',
+        sample: (request, context) =>
+          context.agentPath === '/root'
+            ? Promise.resolve({ text: '', toolCalls: [{ id: 'c1', name: 'Agent', arguments: { task_name: 'kid', message: 'x' } }], usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 } })
+            : (asked(), new Promise(() => {})),
+      },
+      store,
+      telemetry: { tracer: provider.getTracer('t') },
+    });
+    const turn = rt.prompt('go').catch((error: unknown) => error);
+    await sent;
+    const failure = new StoreError('store_failed', 'disk gone');
+    state.failure = failure;
+    for (const listener of listeners) listener(failure);
+    await turn;
+    await provider.forceFlush();
+    const spans = exporter.getFinishedSpans();
+    const agents = spans.filter((s) => s.attributes['gen_ai.operation.name'] === 'invoke_agent');
+    expect(agents.map((s) => s.attributes['gen_ai.agent.id']).sort()).toEqual(['/root', '/root/kid']);
+    for (const span of agents) expect(span.status).toEqual({ code: SpanStatusCode.ERROR, message: 'session_halted' });
+    expect(spans.find((s) => s.name === 'execute_tool Agent')).toBeDefined();
+    expect(spans.filter((s) => s.name.startsWith('chat '))).toHaveLength(2);
   });
 
   it('refuses malformed telemetry options with a TypeError', () => {
