@@ -17,7 +17,7 @@ const BASE_LAYERS = {
   'src/request': ['src/dialogue', 'src/context'],
   'src/policy': ['src/dialogue', 'src/context', 'src/request'],
   'src/model': PURE,
-  machines: ['src/dialogue', 'src/context', 'src/request', 'src/otel'],
+  machines: [...PURE, 'src/otel'],
   'src/load': PURE,
   'src/inspect': PURE,
   // Spans of the agent tree; below the runtime, which reports to it. It needs nothing else.

@@ -12,7 +12,6 @@ import { selectSnapshot } from '../src/context/select.js';
 import type { ContextSpec } from '../src/context/types.js';
 import type { JsonValue, ToolCall } from '../src/dialogue/entry.js';
 import { errorText } from '../src/dialogue/error-text.js';
-import { canonicalJson } from '../src/request/canonical.js';
 import type { TaskFraming } from '../src/request/compose-task.js';
 import { NOTHING_INHERITED } from '../src/request/prefix-reuse.js';
 import type { ModelResponse, SummaryResult } from '../src/request/reply.js';
@@ -25,9 +24,10 @@ import { defaultLifetime, type Lifetime } from '../src/request/lifetime.js';
 import { agentMachine } from './agent.machine.js';
 import { createAgentInput, freezeAgentInput, type AgentInputOptions } from './agent.input.js';
 import type { AgentContext, AgentInput, SampleInput, SampleOutput, SummaryInput, ToolInput, ToolOutcome, ToolStepOutcome } from './agent.types.js';
-import { agentAt, subagentOf, subagentsOf } from './subagents.js';
+import { subagentOf } from './subagents.js';
+import { actorTreePort } from './actor-tree-port.js';
+import { coordinationCall } from './coordination.js';
 import { toolStepLogic, type ToolStepScope } from './tool-step.js';
-import { stateValueString } from '../src/text/state-value.js';
 import { DelegationTracer } from './delegation-trace.js';
 import type { DelegatingTelemetryOptions } from '../src/otel/types.js';
 import { outcomeCode, traceAgentEnd, traceChatEnd, traceChatStart } from './agent-trace.js';
@@ -174,7 +174,6 @@ function checkedReply(reply: unknown): ModelResponse {
   return { ...r, text, toolCalls: admitted, usage: r.usage ?? ZERO_USAGE } as ModelResponse;
 }
 
-const ok = (value: JsonValue): ToolOutcome => ({ content: canonicalJson(value), isError: false });
 const refuse = (code: string, message: string): ToolOutcome => ({ content: `Error (${code}): ${message}`, isError: true });
 
 /** Runs one call of a step: a coordination tool here, any other the harness's. */
@@ -264,28 +263,10 @@ async function runCall(input: ToolInput, signal: AbortSignal, step: ToolStepScop
   switch (parsed.tool) {
     case 'Agent':
       return spawn(agent, step, call.id, parsed.args, choices);
-    case 'send_message': {
-      const target = agentAt(agent, parsed.args.agent_id);
-      if (!target || target.getSnapshot().status !== 'active') return refuse('unknown_agent', `no live agent at ${parsed.args.agent_id}`);
-      if (parsed.args.agent_id === path) return refuse('invalid_arguments', 'an agent cannot message itself');
-      step.send({ type: 'send_message', from: path, to: parsed.args.agent_id, message: parsed.args.message });
-      return ok({ delivered_to: parsed.args.agent_id, status: 'delivered' });
-    }
-    case 'list_agents':
-      return ok({ agents: subtreeOf(agent).map((a) => ({ agent_id: a.path, state: a.state })) });
-    case 'cancel_agent':
-    case 'close_agent': {
-      const target = parsed.args.agent_id;
-      if (target === path || !target.startsWith(`${path}/`)) return refuse('not_permitted', `${path} may only ${parsed.tool === 'cancel_agent' ? 'cancel' : 'close'} its own subagents (and theirs); ${target} is not one of them`);
-      const actor = agent.system.get(target) as AnyActorRef | undefined;
-      if (!actor || actor.getSnapshot().status !== 'active') return refuse('unknown_agent', `no live agent at ${target}`);
-      if (parsed.tool === 'cancel_agent') {
-        choices.tracer?.cancelling(agent.system, { path, callId: call.id }, target, [...subtreeOf(actor).reverse(), { path: target, state: stateValueString(actor.getSnapshot().value) }]);
-        actor.send({ type: 'cancel', reason: `cancelled by ${path}` });
-        return ok({ cancelled: [{ agent_id: target }] });
-      }
-      actor.send({ type: 'close' });
-      return ok({ agent_id: target, status: 'closing' });
+    default: {
+      const tracer = choices.tracer;
+      const port = actorTreePort(agent, step.send, tracer ? { beforeCancel: (target, stopped) => tracer.cancelling(agent.system, { path, callId: call.id }, target, stopped) } : {});
+      return coordinationCall(port, path, call.id, parsed);
     }
   }
 }
@@ -337,16 +318,4 @@ function spawn(agent: AnyActorRef, step: ToolStepScope, callId: string, args: Ag
   step.send({ type: 'subagent.spawn', input });
   // Started while the agent took the event: one that failed at once has already reported.
   return { answeredBy: path };
-}
-
-/** The live agents under `agent`, depth first, with their states. */
-function subtreeOf(agent: AnyActorRef): { path: string; state: string }[] {
-  const out: { path: string; state: string }[] = [];
-  for (const child of subagentsOf(agent)) {
-    const snapshot = child.getSnapshot() as { value: unknown; context: AgentContext; status: string };
-    if (snapshot.status !== 'active') continue;
-    out.push({ path: snapshot.context.input.path, state: stateValueString(snapshot.value) });
-    out.push(...subtreeOf(child));
-  }
-  return out;
 }

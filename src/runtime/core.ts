@@ -19,7 +19,8 @@ import { stateValueString } from '../text/state-value.js';
 import { ROOT_PATH } from './paths.js';
 import { Registry, type AgentRecord } from './registry.js';
 import { RetentionStore } from './retention.js';
-import { DEFAULT_MESSAGING_SCOPE, mayMessage, scopeRefusal, type MessagingPolicy, type TaskTextInput } from '../policy/messaging.js';
+import { addressable, agentPathOf, messageTarget, type CoordinationPort, type CoordinationRefusal } from '../../machines/coordination.js';
+import { runtimeCoordinationPort } from './coordination-port.js';
 import { SessionJournal } from '../store/journal.js';
 import type { SessionImage } from '../store/replay.js';
 import type { StoreError } from '../store/types.js';
@@ -108,6 +109,8 @@ export class RuntimeCore {
   private readonly accounts = new Map<string, UsageAccount>();
   /** Prompts waiting for the end of their turn. */
   readonly turns: TurnWaiters = new TurnWaiters(this);
+  /** The directory and effects the coordination tools (machines/coordination.ts) run against. */
+  readonly coordination: CoordinationPort = runtimeCoordinationPort(this);
   /** Iterators of `runtime.events()`; nothing is published while it has none. */
   readonly stream = new EventHub();
   /** The span builder, when the host traces (`telemetry`). */
@@ -708,51 +711,38 @@ export class RuntimeCore {
 
   /** Normalizes an agent id: agent ids are paths (`/root/research`), as the tools require. */
   resolveTarget(id: string): string {
-    if (!id.startsWith('/')) {
-      throw new RuntimeError('invalid_arguments', `agent_id must be an agent path such as "/root" or "/root/research" (got ${JSON.stringify(id)})`);
-    }
-    return id.replace(/\/+$/, '');
+    return unrefused(agentPathOf(id));
   }
 
   /** Explains why `path` cannot take messages, or returns its live record. */
   private addressable(path: string): AgentRecord & { actor: AnyActorRef } {
-    const record = this.registry.get(path);
-    if (!record) {
-      const tomb = this.registry.tombstone(path);
-      if (tomb) {
-        throw new RuntimeError(
-          'agent_closed',
-          `agent ${path} has ${tomb.status === 'cancelled' ? 'been cancelled' : tomb.stopReason === 'closed' ? 'been closed' : 'finished'} and takes no more messages`,
-        );
-      }
-      const live = this.list().map((a) => a.path);
-      throw new RuntimeError('unknown_agent', `no agent ${path}; live agents: ${live.join(', ')}`);
-    }
-    if (record.phase !== 'published' || !record.actor) {
-      throw new RuntimeError('not_published', `agent ${path} is still starting (not yet running) and cannot take messages yet`);
-    }
-    return record as AgentRecord & { actor: AnyActorRef };
+    const refusal = addressable(this.coordination, path);
+    if (refusal) throw new RuntimeError(refusal.code, refusal.message);
+    return this.registry.get(path) as AgentRecord & { actor: AnyActorRef };
   }
 
-  /** Routes a message through the directory; returns the path it was delivered to. */
+  /** Routes a message through the directory (the checks every host makes); returns the path it was delivered to. */
   send(from: string, to: string, message: string): string {
     this.assertRunning();
-    if (typeof message !== 'string' || message.trim() === '') throw new RuntimeError('invalid_arguments', 'message must be a non-empty string');
-    const path = this.resolveTarget(to);
-    const scope = this.options.messaging?.scope ?? DEFAULT_MESSAGING_SCOPE;
-    if (!mayMessage(scope, { from, to: path })) throw new RuntimeError('not_permitted', scopeRefusal(scope, { from, to: path }));
-    const record = this.addressable(path);
-    if (this.hostRuns(path)) {
+    const path = unrefused(messageTarget(this.coordination, from, to, message));
+    this.deliverMessage(from, path, message);
+    return path;
+  }
+
+  /**
+   * Hands a checked message to the addressable agent at `to`: to the host for a root it
+   * runs, else through the sender's actor, which relays it (so inspection shows who sent
+   * it); a sender without a live actor (the host speaking for a finished agent) sends directly.
+   */
+  deliverMessage(from: string, to: string, message: string): void {
+    if (this.hostRuns(to)) {
       this.options.hostRoot?.deliver({ text: message, origin: { kind: 'message', from } });
-      return path;
+      return;
     }
-    // The sender's actor relays the event to the target's, so inspection shows who sent it;
-    // a sender without a live actor (the host speaking for a finished agent) sends directly.
-    const event = { type: 'send_message', from, to: path, message } as const;
+    const event = { type: 'send_message', from, to, message } as const;
     const sender = this.registry.get(from)?.actor;
     if (sender && !this.hostRuns(from) && sender.getSnapshot().status === 'active') sender.send(event);
-    else record.actor.send(event);
-    return path;
+    else this.registry.get(to)?.actor?.send(event);
   }
 
   /** Whether the host runs this agent's loop (the root, with a {@link HostRoot}). */
@@ -843,23 +833,6 @@ export class RuntimeCore {
   }
 
   /**
-   * What `list_agents` shows `viewer`: the published agents it may message under the
-   * messaging scope (an agent still reserved or preparing its summary has no addressable
-   * identity yet), with task text as the host's policy allows.
-   */
-  listFor(viewer: string): AgentInfo[] {
-    const scope = this.options.messaging?.scope ?? DEFAULT_MESSAGING_SCOPE;
-    const taskText = this.options.messaging?.taskText;
-    const out: AgentInfo[] = [];
-    for (const info of this.list()) {
-      if (this.registry.get(info.path)?.phase !== 'published' || !mayMessage(scope, { from: viewer, to: info.path })) continue;
-      if (!taskText || info.lastTask === null) out.push(info);
-      else out.push({ ...info, lastTask: shownTask(taskText, { viewer, path: info.path, task: info.lastTask }) });
-    }
-    return out;
-  }
-
-  /**
    * Sizes of everything the runtime keeps per agent path, for leak checks: each must be
    * bounded by the live agents, the retention policy or a fixed cap (tombstones), never by
    * the number of agents a session has run.
@@ -895,14 +868,13 @@ export class RuntimeCore {
   }
 }
 
-/** The host's redaction of a task text; a failing or malformed policy hides the text. */
-function shownTask(taskText: NonNullable<MessagingPolicy['taskText']>, input: TaskTextInput): string | null {
-  try {
-    const shown = taskText(input);
-    return typeof shown === 'string' ? shown : null;
-  } catch {
-    return null;
+/** The value of a check, or the check's refusal thrown as a RuntimeError. */
+function unrefused<T>(checked: T | CoordinationRefusal): T {
+  if (typeof checked === 'object' && checked !== null && 'code' in checked && 'message' in checked) {
+    const refusal = checked as CoordinationRefusal;
+    throw new RuntimeError(refusal.code, refusal.message);
   }
+  return checked as T;
 }
 
 /** Resolves the spawn handle's `firstReport` with the agent's first report (once). */

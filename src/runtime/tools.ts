@@ -4,15 +4,14 @@
  * can read, and nothing is left held.
  */
 import type { ToolStepOutcome, ToolInput, ToolOutcome } from '../../machines/agent.types.js';
-import { canonicalJson } from '../request/canonical.js';
 import { isBuiltinTool, parseToolArguments } from '../request/tools.js';
 import { refusedArgumentsText } from '../request/tool-call-admission.js';
 import type { RuntimeCore } from './core.js';
 import { errorCode, RuntimeError } from './errors.js';
-import { cancelToolContent, firstTurnToolContent, receiptToolContent } from '../../machines/subagent-reports.js';
+import { firstTurnToolContent, receiptToolContent } from '../../machines/subagent-reports.js';
+import { coordinationCall } from '../../machines/coordination.js';
 import { spawnSubagent } from './spawn.js';
 import { checkToolCall } from '../policy/tool-permissions.js';
-import { isWithin } from './paths.js';
 import { errorText } from '../dialogue/error-text.js';
 import { raceAbort } from '../model/abort.js';
 import { PERMISSION_MODE_RULES } from '../policy/permission-mode.js';
@@ -83,30 +82,9 @@ async function dispatch(core: RuntimeCore, { path, call }: ToolInput, signal: Ab
       if (report.kind === 'result') return core.presenter.callResult(report);
       return ok(firstTurnToolContent({ path: handle.path, text: report.text, turn: report.turn }));
     }
-    case 'send_message': {
-      const to = core.send(path, parsed.args.agent_id, parsed.args.message);
-      return ok(canonicalJson({ delivered_to: to, status: 'delivered' }));
-    }
-    case 'list_agents':
-      return ok(canonicalJson({ agents: core.listFor(path).map((a) => ({ agent_id: a.path, role: a.role ?? null, state: a.state, context: a.context, last_task: a.lastTask })) }));
-    case 'cancel_agent': {
-      const target = core.resolveTarget(parsed.args.agent_id);
-      requireDescendant(path, target, 'cancel');
-      const report = core.cancel(target, `cancelled by ${path}`, { by: path, callId: call.id });
-      return ok(cancelToolContent(report.stopped));
-    }
-    case 'close_agent': {
-      const target = core.resolveTarget(parsed.args.agent_id);
-      requireDescendant(path, target, 'close');
-      core.close(target);
-      return ok(canonicalJson({ agent_id: target, status: 'closing' }));
-    }
-  }
-}
-
-function requireDescendant(caller: string, target: string, verb: string): void {
-  if (target === caller || !isWithin(target, caller)) {
-    throw new RuntimeError('not_permitted', `${caller} may only ${verb} its own subagents (and theirs); ${target} is not one of them`);
+    default:
+      // The other coordination tools are the machine's own, as in every host.
+      return coordinationCall(core.coordination, path, call.id, parsed);
   }
 }
 

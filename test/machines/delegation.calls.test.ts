@@ -236,8 +236,9 @@ describe('delegatingAgent coordination calls', () => {
       call('m3', 'send_message', { agent_id: '/root', message: 'Note to self' }),
     ]);
     expect(answers['m1']).toEqual({ isError: false, content: '{"delivered_to":"/root/w","status":"delivered"}' });
-    expect(answers['m2']).toEqual({ isError: true, content: 'Error (unknown_agent): no live agent at /root/nobody' });
-    expect(answers['m3']).toEqual({ isError: true, content: 'Error (invalid_arguments): an agent cannot message itself' });
+    // The same words as createRuntime's (machines/coordination.ts answers for both).
+    expect(answers['m2']).toEqual({ isError: true, content: 'Error (unknown_agent): no agent /root/nobody; live agents: /root, /root/w' });
+    expect(answers['m3']).toEqual({ isError: true, content: 'Error (not_permitted): /root cannot send a message to itself' });
   });
 
   it('lists the caller’s subagents in spawn order, closes one, and refuses to cancel or close itself', async () => {
@@ -268,12 +269,17 @@ describe('delegatingAgent coordination calls', () => {
     hold.open(reply('a done'));
     await toPromise(root);
     const answers = answersOf(root);
-    expect(JSON.parse(answers['l1']!.content)).toEqual({ agents: [{ agent_id: '/root/a', state: 'running.working.sampling' }, { agent_id: '/root/b', state: 'running.working.sampling' }] });
+    expect(JSON.parse(answers['l1']!.content)).toEqual({
+      agents: [
+        { agent_id: '/root/a', role: null, state: 'running.working.sampling', context: 'none', last_task: 'First' },
+        { agent_id: '/root/b', role: null, state: 'running.working.sampling', context: 'none', last_task: 'Second' },
+      ],
+    });
     expect(answers['x1']).toEqual({ isError: false, content: '{"agent_id":"/root/a","status":"closing"}' });
     expect(answers['x2']).toEqual({ isError: true, content: 'Error (not_permitted): /root may only cancel its own subagents (and theirs); /root is not one of them' });
     expect(answers['x3']!.content).toContain('/root may only close its own subagents');
     expect(answers['x4']!.content).toContain('Error (not_permitted)');
-    expect(answers['x5']).toEqual({ isError: false, content: '{"cancelled":[{"agent_id":"/root/b"}]}' });
+    expect(answers['x5']).toEqual({ isError: false, content: '{"cancelled":[{"agent_id":"/root/b","state":"running.working.sampling"}]}' });
     expect(JSON.parse(answers['c2']!.content)).toMatchObject({ agent_id: '/root/b', status: 'cancelled', error: 'cancelled by /root' });
     expect(answers['c2']!.isError).toBe(true);
   });

@@ -90,4 +90,36 @@ describe('delegatingAgent keeps the hosts’ guarantees', () => {
     expect(JSON.parse(toolResultOf(root, 'f1')!)).toMatchObject({ agent_id: '/root/fork', status: 'completed', result: 'fork answer' });
     expect(() => delegatingAgent({ model, defaults: { lifetime: 'forever' as never } })).toThrow(/defaults\.lifetime must be/);
   });
+
+  it('refuses send_message to a subagent still preparing its summary with not_published, and list_agents leaves it out', async () => {
+    let openSummary!: () => void;
+    const summaryHeld = new Promise<void>((resolve) => (openSummary = resolve));
+    let rootRequests = 0;
+    const model: ModelFunction = (request) => {
+      if (request.path === '/root/sum') return reply('summary subagent done');
+      rootRequests += 1;
+      if (rootRequests === 1) {
+        return reply('', [
+          agentCall('s1', { task_name: 'sum', message: 'Write the fix', context: 'summary' }),
+          { id: 'm1', name: 'send_message', arguments: { agent_id: '/root/sum', message: 'Also the tests' } },
+          { id: 'l1', name: 'list_agents', arguments: {} },
+        ]);
+      }
+      return reply('root done');
+    };
+    const agents = delegatingAgent({
+      model,
+      summarize: async () => {
+        await summaryHeld;
+        return { text: 'background', usage: ZERO_USAGE };
+      },
+    });
+    const root = createActor(agents.logic, { input: agents.input({ task: 'Fix the lexer', model: 'm' }) }).start();
+    await until(root, () => toolResultOf(root, 'm1') !== undefined && toolResultOf(root, 'l1') !== undefined);
+    expect(stateOf(root.system.get('/root/sum') as AnyActorRef)).toBe('preparingSummary');
+    expect(toolResultOf(root, 'm1')).toBe('Error (not_published): agent /root/sum is still starting (not yet running) and cannot take messages yet');
+    expect(JSON.parse(toolResultOf(root, 'l1')!)).toEqual({ agents: [] });
+    openSummary();
+    expect(await toPromise(root)).toMatchObject({ status: 'completed', text: 'root done' });
+  });
 });

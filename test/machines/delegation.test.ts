@@ -212,10 +212,10 @@ describe('delegatingAgent', () => {
     const root = createActor(agents.logic, { input: agents.input({ task: 'Manage', model: 'm' }) }).start();
     await toPromise(root);
     const byId = Object.fromEntries(toolResults(root).map((r) => [r.callId, r]));
-    expect(JSON.parse(byId['l1']!.content)).toEqual({ agents: [{ agent_id: '/root/leaf', state: 'running.working.sampling' }] });
-    expect(JSON.parse(byId['x1']!.content)).toEqual({ cancelled: [{ agent_id: '/root/leaf' }] });
+    expect(JSON.parse(byId['l1']!.content)).toEqual({ agents: [{ agent_id: '/root/leaf', role: null, state: 'running.working.sampling', context: 'none', last_task: 'Wait' }] });
+    expect(JSON.parse(byId['x1']!.content)).toEqual({ cancelled: [{ agent_id: '/root/leaf', state: 'running.working.sampling' }] });
     expect(JSON.parse(byId['c1']!.content)).toMatchObject({ agent_id: '/root/leaf', status: 'cancelled' });
     expect(byId['x2']).toMatchObject({ isError: true, content: expect.stringContaining('not_permitted') });
-    expect(byId['x3']).toEqual({ callId: 'x3', isError: true, content: 'Error (unknown_agent): no live agent at /root/ghost' });
+    expect(byId['x3']).toEqual({ callId: 'x3', isError: true, content: 'Error (unknown_agent): no agent /root/ghost; live agents: /root' });
   });
 });

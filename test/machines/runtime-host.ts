@@ -7,6 +7,7 @@
  */
 import { createActor, fromCallback, type AnyActorRef } from 'xstate';
 import { agentMachine } from '../../machines/agent.machine.js';
+import { listFor } from '../../machines/coordination.js';
 import type { AgentEvent, AgentInput, AgentResult, TurnReport } from '../../machines/agent.types.js';
 import { RuntimeCore } from '../../src/runtime/core.js';
 import { agentCoreBuilders } from '../../src/runtime/agent-logic.js';
@@ -93,7 +94,7 @@ export function runtimeHost(input: AgentInput): { provide: AgentImplementations;
 
   const host: AgentOracleHost = {
     listedState: () => runtime.list().find((a) => a.path === input.path)?.state,
-    addressable: () => core.listFor(viewer).some((a) => a.path === input.path),
+    addressable: () => listFor(core.coordination, viewer).some((a) => a.path === input.path),
     slotsInUse: () => runtime.slotsInUse,
     results: () => current.results,
     turns: () => current.turns,
