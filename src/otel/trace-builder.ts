@@ -33,6 +33,8 @@ type Api = Pick<typeof OtelApiModule, 'trace' | 'context' | 'ROOT_CONTEXT'>;
 const SPAN_KIND_INTERNAL = 0;
 const SPAN_KIND_CLIENT = 2;
 const STATUS_ERROR = 2;
+/** The key of the probe context's one value. */
+const PROBE = Symbol('subagent-actors context probe');
 
 /** The name the tracer is taken under from the global provider. */
 export const TRACER_NAME = 'subagent-actors';
@@ -63,6 +65,8 @@ interface AgentSpans extends Open {
 export class TraceBuilder {
   private readonly tracer: Tracer;
   private readonly api: Api;
+  /** A context of its own, to see whether a context manager is registered (it is then active inside `with`). */
+  private probe: Context | undefined;
   readonly recordContent: boolean;
   private readonly agents = new Map<string, AgentSpans>();
   /** Requests in flight, by agent path (an agent sends one at a time). */
@@ -97,7 +101,6 @@ export class TraceBuilder {
       [GenAi.agentName]: name,
       [GenAi.conversationId]: start.sessionId,
       [Sa.contextMode]: start.contextMode,
-      [Sa.context]: start.context,
       [Sa.delivery]: start.delivery,
       [Sa.lifetime]: start.lifetime,
     };
@@ -108,6 +111,8 @@ export class TraceBuilder {
     } else {
       attributes[Sa.parentAgentId] = start.parentPath;
     }
+    // The context value, where it says more than the mode (`3` for the mode `turns`).
+    if (start.context !== start.contextMode) attributes[Sa.context] = start.context;
     if (start.role !== undefined) attributes[Sa.role] = start.role;
     if (start.previous) attributes[Sa.resumed] = true;
     if (this.recordContent && typeof start.task === 'string') attributes[GenAi.inputMessages] = JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: start.task }] }]);
@@ -128,7 +133,7 @@ export class TraceBuilder {
     if (this.chats.has(path) || this.early.has(path)) this.chatEnded(path, { errorCode: end.status === 'cancelled' ? 'cancelled' : end.stopReason });
     for (const [, tool] of agent.tools) tool.span.end();
     agent.tools.clear();
-    const attributes: Attributes = { [Sa.status]: end.status, [Sa.stopReason]: end.stopReason };
+    const attributes: Attributes = end.stopReason === end.status ? { [Sa.status]: end.status } : { [Sa.status]: end.status, [Sa.stopReason]: end.stopReason };
     if (agent.turn) {
       setOutcome(agent.turn.span, end);
       agent.turn.span.end();
@@ -155,8 +160,6 @@ export class TraceBuilder {
       [GenAi.providerName]: start.provider,
       [GenAi.requestModel]: start.model,
       [GenAi.conversationId]: agent.start.sessionId,
-      [Sa.turn]: start.turn,
-      [Sa.step]: start.step,
     };
     if (this.recordContent && start.content) {
       const content = start.content();
@@ -206,10 +209,16 @@ export class TraceBuilder {
     span.end();
   }
 
-  /** Runs `fn` with the request's `chat` span active, so spans its provider code starts nest under it. */
+  /**
+   * Runs `fn` with the request's `chat` span active, so spans its provider code starts nest
+   * under it. Without a context manager (nothing could read the active context) it just runs.
+   */
   inChat<T>(path: string, fn: () => T): T {
     const chat = this.chats.get(path);
-    return chat ? this.api.context.with(this.contextOf(chat), fn) : fn();
+    if (!chat) return fn();
+    const probe = (this.probe ??= this.api.ROOT_CONTEXT.setValue(PROBE, true));
+    if (this.api.context.with(probe, () => this.api.context.active()) !== probe) return fn();
+    return this.api.context.with(this.contextOf(chat), fn);
   }
 
   /** A tool call starts: an `execute_tool {tool}` span under the agent's turn. */
