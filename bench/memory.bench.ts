@@ -4,7 +4,10 @@
  * - `memory.idle_subagent_bytes`: a continuable subagent that answered its task and waits,
  *   idle, for a follow-up (its actor, context, dialogue, registry entry and slot);
  * - `memory.settled_subagent_bytes`: what a one-shot subagent leaves behind once settled,
- *   with retention off (`retention: { maxSettled: 0 }`): ideally nothing.
+ *   with retention off (`retention: { maxSettled: 0 }`): ideally nothing;
+ * - `memory.retained_settled_subagent_bytes`: what a settled one-shot subagent costs under the
+ *   default retention (its result and final dialogue, kept for the latest DEFAULT_MAX_SETTLED
+ *   settled agents), so the default bound costs about this figure × 1,000.
  *
  * Each is the heap after N subagents minus the heap before them, over N, the median of a few
  * rounds (a fresh runtime each). Targets: at most 4,096 and 512 bytes.
@@ -34,9 +37,9 @@ function heap(): number {
 const quiet = (runtime: Runtime): Promise<void> => runtime.whenQuiet();
 
 /** Bytes per subagent of `n` subagents spawned with `lifetime`, measured once things are quiet. */
-async function perSubagent(lifetime: 'continuable' | 'one-shot'): Promise<number> {
+async function perSubagent(lifetime: 'continuable' | 'one-shot', retained = false): Promise<number> {
   const model = scriptedModel({ '/root': { 0: [{ text: 'ready' }] }, '**': { 0: [{ text: 'ok' }] } });
-  const runtime = createRuntime({ model, limits: { maxChildren: N, maxTotal: N, maxDepth: 2 }, retention: { maxSettled: 0 } });
+  const runtime = createRuntime({ model, limits: { maxChildren: N, maxTotal: N, maxDepth: 2 }, ...(retained ? {} : { retention: { maxSettled: 0 } }) });
   runtime.prompt('start');
   await quiet(runtime);
   // One spawn first, so code paths and caches a first spawn warms are not counted.
@@ -53,7 +56,8 @@ async function perSubagent(lifetime: 'continuable' | 'one-shot'): Promise<number
   // The figure means what it says only if the subagents are where it says they are.
   const waiting = runtime.list().filter((agent) => agent.path !== '/root' && agent.state === 'running.idle').length;
   if (waiting !== (lifetime === 'continuable' ? N : 0)) throw new Error(`memory bench: ${waiting} idle subagents, expected ${lifetime === 'continuable' ? N : 0}`);
-  if (lifetime === 'one-shot' && runtime.results.length !== 0) throw new Error('memory bench: retention off, yet results were kept');
+  const kept = retained ? N + 1 : 0;
+  if (lifetime === 'one-shot' && runtime.results.length !== kept) throw new Error(`memory bench: ${runtime.results.length} results kept, expected ${kept}`);
   runtime.stop();
   return (after - before) / N;
 }
@@ -61,12 +65,15 @@ async function perSubagent(lifetime: 'continuable' | 'one-shot'): Promise<number
 export default async function memoryBench(): Promise<BenchFigures> {
   const idle: number[] = [];
   const settled: number[] = [];
+  const retained: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     idle.push(await perSubagent('continuable'));
     settled.push(await perSubagent('one-shot'));
+    retained.push(await perSubagent('one-shot', true));
   }
   return [
     ['memory.idle_subagent_bytes', Math.round(median(idle))],
     ['memory.settled_subagent_bytes', Math.round(Math.max(0, median(settled)))],
+    ['memory.retained_settled_subagent_bytes', Math.round(median(retained))],
   ];
 }

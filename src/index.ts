@@ -40,6 +40,7 @@ export {
   type UsageUpdatedEvent,
 } from './runtime/stream-events.js';
 export { DEFAULT_SYSTEM_PROMPT } from './runtime/heads.js';
+export { DEFAULT_MAX_SETTLED } from './runtime/retention.js';
 export { DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_RETRY_POLICY, type RetryPolicy } from './policy/retry-policy.js';
 export { RequestTimeoutError } from './model/transient.js';
 export type { RoleDefinition, RoleWarning } from './runtime/roles.js';

@@ -45,7 +45,7 @@ function declaredExports(file: string): { values: string[]; types: string[]; sta
 const PINNED: Record<string, { readonly values: readonly string[]; readonly types: readonly string[] }> = {
   '.': {
     values: [
-      'CAPABILITY_TAGS', 'COMMON_TOOL_CAPABILITIES', 'DEFAULT_EVENT_BUFFER', 'DEFAULT_LIMITS', 'DEFAULT_INPUT_LIMITS', 'MAX_NESTING_LIMIT', 'DEFAULT_MAX_STEPS', 'DEFAULT_REQUEST_TIMEOUT_MS', 'DEFAULT_RETRY_POLICY', 'RequestTimeoutError', 'DEFAULT_RESULT_METADATA', 'DEFAULT_SYSTEM_PROMPT', 'DefinitionError', 'JOURNAL_FORMAT', 'JsonlSessionStore',
+      'CAPABILITY_TAGS', 'COMMON_TOOL_CAPABILITIES', 'DEFAULT_EVENT_BUFFER', 'DEFAULT_LIMITS', 'DEFAULT_INPUT_LIMITS', 'MAX_NESTING_LIMIT', 'DEFAULT_MAX_STEPS', 'DEFAULT_MAX_SETTLED', 'DEFAULT_REQUEST_TIMEOUT_MS', 'DEFAULT_RETRY_POLICY', 'RequestTimeoutError', 'DEFAULT_RESULT_METADATA', 'DEFAULT_SYSTEM_PROMPT', 'DefinitionError', 'JOURNAL_FORMAT', 'JsonlSessionStore',
       'LimitError', 'OutputSchemaError', 'ROOT_PATH', 'RuntimeError', 'StoreError', 'checkPriceTable', 'costOf', 'createJsonlStore', 'openJsonlStore', 'resumeRuntime', 'requestUsage', 'resultMetadata', 'resultToolContent', 'SUMMARY_SYSTEM_PROMPT', 'UnknownRoleError', 'ZERO_USAGE', 'addUsage', 'createCapabilityCatalog', 'createRuntime',
       'defineRuntimeTool', 'describeConfirmation', 'loadDefinitions', 'loadProjectContext', 'modelSummarizer', 'DEFAULT_MESSAGING_SCOPE', 'mayMessage',
       'BudgetError', 'checkBudget', 'DEFAULT_SOFT_LIMIT', 'DEFAULT_MAX_OUTPUT_TOKENS',

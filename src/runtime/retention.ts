@@ -4,25 +4,35 @@
  * A settled agent's actor is gone, but hosts still ask for its result (`runtime.result`,
  * `runtime.results`) and its final dialogue (the transcript). The store keeps both, the
  * dialogue as the frozen value the agent ended with (a reference, never a copy), under the
- * host's {@link RetentionPolicy}: at most `maxSettled` settled agents, the oldest dropped
- * first, and any one dropped on demand with `release(path)`.
+ * host's {@link RetentionPolicy}: at most `maxSettled` settled agents (1,000 by default), the
+ * oldest dropped first, and any one dropped on demand with `release(path)`.
  */
 import type { AgentResult } from '../../machines/agent.types.js';
 import type { DialogueView } from '../dialogue/types.js';
+
+/**
+ * Settled agents a runtime keeps by default: the most recent 1,000. A session rarely settles
+ * more, so it still finds every result; a host that runs for days keeps a bounded amount
+ * (each settled agent costs its result and its final dialogue: about 5.4 KB for a short one,
+ * its transcript's size for a long one) instead of everything it ever ran.
+ */
+export const DEFAULT_MAX_SETTLED = 1_000;
 
 /**
  * How many settled agents a runtime keeps (their results and final dialogues).
  *
  * @example
  * ```ts
- * // A long-lived host: keep the last 1,000 settled agents, release others by hand.
- * createRuntime({ model, retention: { maxSettled: 1_000 } });
+ * // Keep only the last 100 settled agents; release others by hand.
+ * createRuntime({ model, retention: { maxSettled: 100 } });
+ * // Keep every settled agent for the runtime's life (the behaviour before the bound).
+ * createRuntime({ model, retention: { maxSettled: Infinity } });
  * ```
  */
 export interface RetentionPolicy {
   /**
    * Settled agents kept; when one more settles, the oldest kept one is dropped. Default
-   * `Infinity` (keep every result, as a short session expects). `0` keeps none: results
+   * {@link DEFAULT_MAX_SETTLED} (1,000). `Infinity` keeps every one. `0` keeps none: results
    * are then only seen through `on('result')` and the promises already waiting for them.
    */
   readonly maxSettled?: number;
@@ -37,7 +47,7 @@ export interface SettledAgent {
 
 /** Validates a policy; throws a TypeError naming the bad value. */
 function maxSettledOf(policy: RetentionPolicy | undefined): number {
-  const max = policy?.maxSettled ?? Infinity;
+  const max = policy?.maxSettled ?? DEFAULT_MAX_SETTLED;
   if (typeof max !== 'number' || Number.isNaN(max) || max < 0 || (Number.isFinite(max) && !Number.isInteger(max))) {
     throw new TypeError(`retention.maxSettled must be a non-negative integer or Infinity (got ${String(max)})`);
   }

@@ -346,8 +346,9 @@ export interface RuntimeOptions {
    */
   readonly idempotentTools?: readonly string[];
   /**
-   * How many settled agents the runtime keeps (results and final dialogues). Default: all of
-   * them; a long-lived host sets a bound or calls `release(path)`. See {@link RetentionPolicy}.
+   * How many settled agents the runtime keeps (results and final dialogues). Default: the
+   * latest 1,000 (`DEFAULT_MAX_SETTLED`); `{ maxSettled: Infinity }` keeps all of them, and
+   * `release(path)` drops one. See {@link RetentionPolicy}.
    */
   readonly retention?: RetentionPolicy;
   /** The host runs the root's loop itself (see {@link HostRoot}); `prompt` to the root is then refused. */
