@@ -5,12 +5,16 @@
  * partial input fails with a clear {@link AgentInputError}, and nothing can change a running
  * agent's input afterwards.
  */
-import type { ContextSnapshot } from '../src/context/types.js';
+import type { ContextMode, ContextSnapshot } from '../src/context/types.js';
+import type { Attachment } from '../src/dialogue/entry.js';
+import type { DelegatedRole } from '../src/request/wrapper.js';
+import type { InheritedPrefix } from '../src/request/prefix-reuse.js';
+import type { JsonObject } from '../src/request/types.js';
 import { deepFreeze } from '../src/dialogue/freeze.js';
 import { NOTHING_INHERITED } from '../src/request/prefix-reuse.js';
 import type { Effort, SystemConfiguration, ToolSchema } from '../src/request/types.js';
 import { TASK_NAME_PATTERN } from '../src/request/tool-schemas.js';
-import type { AgentInput, Delivery, Lifetime } from './agent.types.js';
+import type { AgentBudget, AgentInput, Delivery, Lifetime, TaskFraming } from './agent.types.js';
 
 /** Thrown for an input the agent machine cannot run; `field` names the offending option. */
 export class AgentInputError extends Error {
@@ -104,7 +108,8 @@ export function createAgentInput(options: AgentInputOptions): AgentInput {
   if (!nonEmpty(o.model)) throw new AgentInputError('model', 'must be a non-empty string');
   if (o.task !== undefined && !nonEmpty(o.task)) throw new AgentInputError('task', 'must be a non-empty string (omit it for an agent that starts idle)');
   const path = o.path ?? '/root';
-  const parentPath = parentOf(path);
+  // Checked here, named in the error; agentInput derives the parent from it.
+  parentOf(path);
   const system = systemOf(o);
   const lifetime = o.lifetime ?? (o.task === undefined ? 'continuable' : 'one-shot');
   if (!LIFETIMES.includes(lifetime)) throw new AgentInputError('lifetime', `must be one of ${LIFETIMES.join(', ')}`);
@@ -122,28 +127,122 @@ export function createAgentInput(options: AgentInputOptions): AgentInput {
     throw new AgentInputError('snapshot', 'must be a context snapshot (from selectSnapshot)');
   }
   if (o.snapshot !== undefined && o.task === undefined) throw new AgentInputError('snapshot', 'needs a task: an agent without one starts idle and is never seeded');
-  const mode = o.snapshot?.mode ?? 'none';
-  return freezeAgentInput({
+  return agentInput({
     path,
-    parentPath,
     sessionId: o.sessionId ?? 'session',
     treeId: o.treeId ?? o.sessionId ?? 'session',
     role: o.role,
     task: o.task ?? null,
     snapshot: o.snapshot,
-    contextLabel: o.snapshot ? labelOf(o.snapshot) : 'none',
-    contextMode: mode,
-    framing: undefined,
     system,
     model: o.model,
     effort: o.effort,
     lifetime,
     delivery,
     maxSteps: o.maxSteps,
-    prefix: NOTHING_INHERITED,
     hasTaskHooks: o.taskHooks ?? false,
     startedAt: o.startedAt ?? Date.now(),
   });
+}
+
+/**
+ * What an agent's input is made of. The parent path, the context label and mode follow from
+ * the path and the snapshot; what is left out is the root's (nothing inherited, no framing).
+ */
+export interface AgentInputFields {
+  readonly path: string;
+  readonly sessionId: string;
+  readonly treeId: string;
+  readonly role?: string | undefined;
+  /** The task it starts with; null for an agent that starts idle (a root). */
+  readonly task: string | null;
+  /** The frozen slice of its parent's dialogue it was started with (absent: context `none`, nothing copied). */
+  readonly snapshot?: ContextSnapshot | undefined;
+  /** How its initial task is framed for a subagent ({@link taskFraming}); absent: the task as is. */
+  readonly framing?: TaskFraming | undefined;
+  readonly system: AgentInput['system'];
+  readonly model: string;
+  readonly effort?: AgentInput['effort'];
+  readonly lifetime: Lifetime;
+  readonly delivery: Delivery;
+  readonly maxSteps?: number | undefined;
+  readonly output?: JsonObject | undefined;
+  readonly prefix?: InheritedPrefix;
+  readonly hasTaskHooks?: boolean;
+  /** Its own budget caps (absent: none but its ancestors'). */
+  readonly budget?: AgentBudget | undefined;
+  readonly startedAt: number;
+}
+
+/**
+ * Builds an agent's input, deeply frozen: the one function every host uses, for a root, a
+ * spawn, an embedding harness and a resumed agent alike.
+ *
+ * @example
+ * ```ts
+ * const input = agentInput({ path: '/root', sessionId: 's', treeId: 's', task: null, system, model: 'm', lifetime: 'continuable', delivery: 'caller', startedAt: Date.now() });
+ * ```
+ */
+export function agentInput(fields: AgentInputFields): AgentInput {
+  const { snapshot } = fields;
+  return freezeAgentInput({
+    path: fields.path,
+    parentPath: parentPathOf(fields.path),
+    sessionId: fields.sessionId,
+    treeId: fields.treeId,
+    role: fields.role,
+    task: fields.task,
+    snapshot,
+    contextLabel: snapshot ? labelOf(snapshot) : 'none',
+    contextMode: snapshot?.mode ?? 'none',
+    framing: fields.framing,
+    system: fields.system,
+    model: fields.model,
+    effort: fields.effort,
+    lifetime: fields.lifetime,
+    delivery: fields.delivery,
+    maxSteps: fields.maxSteps,
+    ...(fields.output !== undefined ? { output: fields.output } : {}),
+    prefix: fields.prefix ?? NOTHING_INHERITED,
+    hasTaskHooks: fields.hasTaskHooks ?? false,
+    ...(fields.budget !== undefined ? { budget: fields.budget } : {}),
+    startedAt: fields.startedAt,
+  });
+}
+
+/** What a subagent's task framing carries besides its mode and parent. */
+export interface FramingParts {
+  /** The role it was delegated (a fork's or summary's wrapper names it). */
+  readonly role?: DelegatedRole | undefined;
+  /** The role's instructions (an independent subagent gets them in its task). */
+  readonly instructions?: string | undefined;
+  /** The project's trusted context file (an independent subagent's only view of the project). */
+  readonly projectContext?: string | undefined;
+  readonly attachments?: readonly Attachment[] | undefined;
+}
+
+/**
+ * How a subagent's initial task is framed in each context mode: a fork or a summary subagent
+ * gets the delegation wrapper after what it inherited, an independent one its role's
+ * instructions and the project context. The head stays the parent's (a shared prefix).
+ */
+export function taskFraming(mode: ContextMode, parentPath: string, parts: FramingParts = {}): TaskFraming {
+  const attachments = parts.attachments ?? [];
+  switch (mode) {
+    case 'none':
+      return { kind: 'independent', parentPath, instructions: parts.instructions, projectContext: parts.projectContext, attachments };
+    case 'summary':
+      return { kind: 'summary', parentPath, role: parts.role, attachments };
+    case 'all':
+    case 'turns':
+      return { kind: 'fork', parentPath, role: parts.role, attachments };
+  }
+}
+
+/** The parent of a path already checked (`/root/a/b` → `/root/a`; the root has none). */
+function parentPathOf(path: string): string | null {
+  const cut = path.lastIndexOf('/');
+  return cut > 0 ? path.slice(0, cut) : null;
 }
 
 function parentOf(path: unknown): string | null {

@@ -7,13 +7,11 @@
  * Everything else runs the harness's tools.
  */
 import { fromPromise, type AnyActorRef } from 'xstate';
-import { parseContextSpec, contextLabel, contextModeOf } from '../src/context/parse.js';
+import { parseContextSpec, contextModeOf } from '../src/context/parse.js';
 import { selectSnapshot } from '../src/context/select.js';
 import type { ContextSpec } from '../src/context/types.js';
 import type { JsonValue, ToolCall } from '../src/dialogue/entry.js';
 import { errorText } from '../src/dialogue/error-text.js';
-import type { TaskFraming } from '../src/request/compose-task.js';
-import { NOTHING_INHERITED } from '../src/request/prefix-reuse.js';
 import type { ModelResponse, SummaryResult } from '../src/request/reply.js';
 import { BUILTIN_TOOL_SCHEMAS, isBuiltinTool, parseToolArguments, type AgentArgs } from '../src/request/tools.js';
 import { admitToolCall, refusedArgumentsText } from '../src/request/tool-call-admission.js';
@@ -22,7 +20,7 @@ import type { JsonObject, ToolSchema } from '../src/request/types.js';
 import { ZERO_USAGE } from '../src/request/usage.js';
 import { defaultLifetime, type Lifetime } from '../src/request/lifetime.js';
 import { agentMachine } from './agent.machine.js';
-import { createAgentInput, freezeAgentInput, type AgentInputOptions } from './agent.input.js';
+import { agentInput, createAgentInput, taskFraming, type AgentInputOptions } from './agent.input.js';
 import type { AgentContext, AgentInput, SampleInput, SampleOutput, SummaryInput, ToolInput, ToolOutcome, ToolStepOutcome } from './agent.types.js';
 import { subagentOf } from './subagents.js';
 import { actorTreePort } from './actor-tree-port.js';
@@ -289,29 +287,20 @@ function spawn(agent: AnyActorRef, step: ToolStepScope, callId: string, args: Ag
   }
   if (spec === 'summary' && !choices.hasSummaries) return refuse('invalid_context', 'context "summary" is not available in this harness; use "none", "all" or a number of turns');
   const mode = contextModeOf(spec);
-  const attachments = args.attachments ?? [];
-  const framing: TaskFraming =
-    mode === 'none'
-      ? { kind: 'independent', parentPath, instructions: undefined, projectContext: undefined, attachments }
-      : mode === 'summary'
-        ? { kind: 'summary', parentPath, role: undefined, attachments }
-        : { kind: 'fork', parentPath, role: undefined, attachments };
-  const input: AgentInput = freezeAgentInput({
-    ...parent.input,
+  const input: AgentInput = agentInput({
     path,
-    parentPath,
+    sessionId: parent.input.sessionId,
+    treeId: parent.input.treeId,
     role: args.role,
     task: args.message,
     snapshot: selectSnapshot(parent.dialogue, spec, { triggeringCallId: callId }),
-    contextLabel: contextLabel(spec),
-    contextMode: mode,
-    framing,
+    framing: taskFraming(mode, parentPath, { attachments: args.attachments }),
+    system: parent.input.system,
     model: args.model ?? parent.input.model,
     effort: args.effort ?? parent.input.effort,
     lifetime: choices.lifetime ?? defaultLifetime(mode),
     delivery: 'caller',
-    output: undefined,
-    prefix: NOTHING_INHERITED,
+    maxSteps: parent.input.maxSteps,
     hasTaskHooks: false,
     startedAt: Date.now(),
   });

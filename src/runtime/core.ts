@@ -7,6 +7,7 @@ import { createActor } from 'xstate';
 import { nanoid } from 'nanoid';
 import type { AgentContext, AgentInput, SubagentReportEvent, TurnReport } from '../../machines/agent.types.js';
 import { resultOf, subagentReportOf } from '../../machines/agent.machine.js';
+import { agentInput } from '../../machines/agent.input.js';
 import { releaseSubagent } from '../../machines/subagents.js';
 import type { DialogueView } from '../dialogue/types.js';
 import { RuntimeError } from './errors.js';
@@ -31,7 +32,6 @@ import { resolve as resolvePath } from 'node:path';
 import type { PathAnchors } from '../policy/permission-pattern.js';
 import { toolCapabilities } from '../policy/capabilities.js';
 import { resolveModelName } from '../policy/model-alias.js';
-import { NOTHING_INHERITED } from '../request/prefix-reuse.js';
 import { Confirmer, type ConfirmInput } from './confirm.js';
 import { checkResultMetadata, configureReports, reportPresenter, type ReportPresenter, type ResultMetadata } from '../../machines/subagent-reports.js';
 import { UsageLedger, type UsageAccount } from './usage-ledger.js';
@@ -167,28 +167,20 @@ export class RuntimeCore {
     const model = this.rootModel();
     this.openAccount(ROOT_PATH, null, model);
     const budget = this.budgets.openRoot(ROOT_PATH, model, record.reservedAt);
-    const input: AgentInput = {
+    const input: AgentInput = agentInput({
       path: ROOT_PATH,
-      parentPath: null,
       sessionId: this.agentSessionId(),
       treeId: this.sessionId,
-      role: undefined,
       task: null,
-      snapshot: undefined,
-      contextLabel: 'none',
-      contextMode: 'none',
-      framing: undefined,
       system: this.heads.root(),
       model,
       effort: this.heads.presetOf(this.heads.root())?.defaults?.effort,
       lifetime: 'continuable',
       delivery: 'caller',
       maxSteps: this.options.defaults?.maxSteps ?? DEFAULT_MAX_STEPS,
-      prefix: NOTHING_INHERITED,
-      hasTaskHooks: false,
-      ...(budget ? { budget } : {}),
+      budget,
       startedAt: record.reservedAt,
-    };
+    });
     const inspect = this.options.inspect;
     const actor = createActor(this.logic, {
       input,

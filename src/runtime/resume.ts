@@ -19,6 +19,7 @@
 import { createActor, type AnyActorRef } from 'xstate';
 import { holdSubagent } from '../../machines/subagents.js';
 import type { AgentContext, AgentInput, InboxQueue } from '../../machines/agent.types.js';
+import { agentInput } from '../../machines/agent.input.js';
 import { initialAgentContext, resultOf, sampleInputOf } from '../../machines/agent.machine.js';
 import { selectSnapshot } from '../context/select.js';
 import type { ContextSpec } from '../context/types.js';
@@ -167,12 +168,12 @@ class Restorer {
       snapshot = selectSnapshot(source, spec, spawn.snapshot.call !== null ? { triggeringCallId: spawn.snapshot.call } : {});
     }
     const projectContext = spawn.projectContext === null ? undefined : (this.image.blobs.get(spawn.projectContext) as string);
-    return {
+    return agentInput({
       ...(rest as unknown as AgentInput),
       system: this.head(spawn.head),
       snapshot,
       framing: framing?.kind === 'independent' && projectContext !== undefined ? { ...framing, projectContext } : framing,
-    };
+    });
   }
 
   /** The agent's full dialogue (seed, then its own entries), keeping the versions its subagents need. */

@@ -6,6 +6,7 @@
  */
 import type { AnyActorRef } from 'xstate';
 import type { AgentInput, Delivery, Lifetime, TaskFraming } from '../../machines/agent.types.js';
+import { agentInput, taskFraming } from '../../machines/agent.input.js';
 import { contextLabel, contextModeOf } from '../context/parse.js';
 import { resolveContextSpec } from '../context/resolve.js';
 import { selectSnapshot } from '../context/select.js';
@@ -203,16 +204,13 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
       child: { system: head, model },
       inherited: snapshot.entries,
     });
-    const input: AgentInput = {
+    const input: AgentInput = agentInput({
       path,
-      parentPath,
       sessionId: core.agentSessionId(),
       treeId: core.sessionId,
       role: role?.name,
       task: request.message,
       snapshot,
-      contextLabel: label,
-      contextMode: mode,
       framing: framingFor(core, mode, parentPath, role, request),
       system: head,
       model,
@@ -220,12 +218,12 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
       lifetime,
       delivery,
       maxSteps: role?.maxSteps ?? core.options.defaults?.maxSteps ?? DEFAULT_MAX_STEPS,
-      ...(output ? { output } : {}),
+      output,
       prefix,
       hasTaskHooks: (core.options.taskHooks?.length ?? 0) > 0,
-      ...(budget ? { budget } : {}),
+      budget,
       startedAt: record.reservedAt,
-    };
+    });
 
     let settleFirst!: NonNullable<typeof record.onFirstReport>;
     const firstReport = new Promise<FirstReportValue>((resolve, reject) => (settleFirst = { resolve, reject }));
@@ -261,23 +259,9 @@ async function predecessorGone(parent: AnyActorRef, path: string): Promise<void>
 }
 
 function framingFor(core: RuntimeCore, mode: ContextMode, parentPath: string, role: RoleDefinition | undefined, request: SpawnRequest): TaskFraming {
-  const roleInfo = role ? { name: role.name, ...(role.instructions ? { instructions: role.instructions } : {}) } : undefined;
-  switch (mode) {
-    case 'none':
-      return {
-        kind: 'independent',
-        parentPath: parentPath,
-        // Role instructions travel in the task, so the head stays the parent's (shared prefix).
-        instructions: role?.instructions,
-        projectContext: core.projectContext,
-        attachments: request.attachments ?? [],
-      };
-    case 'summary':
-      return { kind: 'summary', parentPath: parentPath, role: roleInfo, attachments: request.attachments ?? [] };
-    case 'all':
-    case 'turns':
-      return { kind: 'fork', parentPath: parentPath, role: roleInfo, attachments: request.attachments ?? [] };
-  }
+  const delegated = role ? { name: role.name, ...(role.instructions ? { instructions: role.instructions } : {}) } : undefined;
+  // Role instructions travel in the task, so the head stays the parent's (shared prefix).
+  return taskFraming(mode, parentPath, { role: delegated, instructions: role?.instructions, projectContext: core.projectContext, attachments: request.attachments });
 }
 
 /**
