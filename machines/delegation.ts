@@ -278,7 +278,10 @@ function spawn(agent: AnyActorRef, step: ToolStepScope, callId: string, args: Ag
   const parent = (agent.getSnapshot() as { context: AgentContext }).context;
   const parentPath = parent.input.path;
   const path = `${parentPath}/${args.task_name}`;
-  if (agent.system.get(path) !== undefined) return refuse('name_taken', `an agent named ${path} is still running; choose another task_name`);
+  const sibling = actorTreePort(agent, step.send).entry(path);
+  // The runtime's words for the same refusal (its registry holds reserved paths the same way).
+  if (sibling) return refuse('name_taken', `task_name "${args.task_name}" is already used by a ${sibling.addressable ? 'live' : 'starting'} subagent (${path}); choose another name`);
+  if (agent.system.get(path) !== undefined) return refuse('name_taken', `task_name "${args.task_name}" is still used by a subagent that is stopping (${path}); choose another name`);
   let spec: ContextSpec;
   try {
     spec = args.context === undefined ? 'none' : parseContextSpec(args.context);

@@ -219,7 +219,7 @@ describe('delegatingAgent coordination calls', () => {
     const root = createActor(agents.logic, { input: agents.input({ task: 'Coordinate', model: 'm' }) }).start();
     const early = await answered(root, ['c2', 'c3', 'c4']);
     expect(early['c1']).toBeUndefined();
-    expect(early['c2']).toEqual({ isError: true, content: 'Error (name_taken): an agent named /root/w is still running; choose another task_name' });
+    expect(early['c2']).toEqual({ isError: true, content: 'Error (name_taken): task_name "w" is already used by a live subagent (/root/w); choose another name' });
     expect(early['c3']).toMatchObject({ isError: true, content: expect.stringMatching(/^Error \(invalid_context\): Invalid context "yesterday"/) });
     expect(early['c4']!.isError).toBe(true);
     expect(root.system.get('/root/x')).toBeUndefined();

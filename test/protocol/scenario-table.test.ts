@@ -232,6 +232,14 @@ const SCENARIOS: readonly Scenario[] = [
     },
   },
   {
+    name: 'a name a running sibling holds, and a context that does not parse',
+    root: 'one-shot',
+    reply: (ask) =>
+      ask.path === '/root'
+        ? rootSays(ask, [reply('', [agent('c1', { task_name: 'w', message: 'Work' }), agent('c2', { task_name: 'w', message: 'Again' }), agent('c3', { task_name: 'x', message: 'Odd', context: 'yesterday' })])])
+        : reply('w answered'),
+  },
+  {
     name: 'a model error in a subagent',
     root: 'one-shot',
     reply: (ask) => (ask.path === '/root' ? rootSays(ask, [reply('', [agent('c1', { task_name: 'w', message: 'Work' })])]) : 'fail'),
