@@ -467,7 +467,7 @@ export const agentMachine = setup({
   states: {
     reserved: {
       description: 'Path and slot are held; not addressable. Task hooks run here, once per spawn.',
-      meta: { listed: true, addressable: false, holdsSlot: true, settles: false, waitsForInput: false, works: null },
+      meta: { phase: 'reserved', listed: true, addressable: false, holdsSlot: true, settles: false, waitsForInput: false, works: null },
       initial: 'admitting',
       states: {
         admitting: {
@@ -535,7 +535,7 @@ export const agentMachine = setup({
     },
     preparingSummary: {
       description: 'Generating task-focused background from the frozen snapshot; still not addressable.',
-      meta: { listed: true, addressable: false, holdsSlot: true, settles: false, waitsForInput: false, works: 'summary' },
+      meta: { phase: 'preparing_summary', listed: true, addressable: false, holdsSlot: true, settles: false, waitsForInput: false, works: 'summary' },
       invoke: {
         id: 'summary',
         src: 'generateSummary',
@@ -591,7 +591,7 @@ export const agentMachine = setup({
           states: {
             sampling: {
               description: 'Waiting for the model reply.',
-              meta: { works: 'model' },
+              meta: { phase: 'waiting_on_model', works: 'model' },
               entry: 'drainInbox',
               invoke: {
                 id: 'model',
@@ -689,7 +689,7 @@ export const agentMachine = setup({
             },
             acting: {
               description: 'Running the tool calls of the last reply, concurrently.',
-              meta: { works: 'tools' },
+              meta: { phase: 'running_tools', works: 'tools' },
               invoke: {
                 id: 'tools',
                 src: 'runToolCalls',
@@ -727,7 +727,7 @@ export const agentMachine = setup({
         },
         idle: {
           description: 'A continuable agent (or the root) waiting; the first inbox item starts a turn.',
-          meta: { waitsForInput: true, works: null, close: 'settles-closed', inbox: 'opens-turn' },
+          meta: { phase: 'idle', waitsForInput: true, works: null, close: 'settles-closed', inbox: 'opens-turn' },
           on: {
             inbox: { target: 'working', actions: 'openTurnWithItem' },
             send_message: { guard: 'isMessageForMe', target: 'working', actions: 'openTurnWithItem' },
@@ -742,7 +742,7 @@ export const agentMachine = setup({
     settled: {
       type: 'final',
       description: 'Completed or failed; slot released, path unpublished, result delivered once.',
-      meta: { listed: false, addressable: false, holdsSlot: false, settles: true, statuses: ['completed', 'failed'], waitsForInput: false, works: null },
+      meta: { phase: 'settled', listed: false, addressable: false, holdsSlot: false, settles: true, statuses: ['completed', 'failed'], waitsForInput: false, works: null },
       entry: [
         // A finished agent leaves no live subagents behind; theirs are reported before its own.
         { type: 'cancelSubagents', params: ({ context }) => ({ reason: `${context.input.path} finished` }) },
@@ -754,7 +754,7 @@ export const agentMachine = setup({
     cancelled: {
       type: 'final',
       description: 'Stopped from outside, denied by a hook, or failed before running; result delivered once.',
-      meta: { listed: false, addressable: false, holdsSlot: false, settles: true, statuses: ['cancelled'], waitsForInput: false, works: null },
+      meta: { phase: 'settled', listed: false, addressable: false, holdsSlot: false, settles: true, statuses: ['cancelled'], waitsForInput: false, works: null },
       entry: [
         // Children first: each subagent (and its own, before it) is cancelled and reported before this agent.
         { type: 'cancelSubagents', params: ({ context, event }) => ({ reason: event.type === 'cancel' && event.reason ? event.reason : `${context.input.path} was cancelled` }) },

@@ -10,6 +10,16 @@ import type { AgentStatus } from './agent.types.js';
 /** The one side effect a state waits on: task hooks, a summary, a model request or a step's tool calls. */
 export type AgentWork = 'hooks' | 'summary' | 'model' | 'tools';
 
+/**
+ * Where an agent is in its life, in words that do not depend on how the machine names its
+ * states: the journal records phases, and restoring an agent maps a phase back to the state
+ * whose meta names it (machines/agent.image.ts).
+ */
+export type AgentPhase = 'reserved' | 'preparing_summary' | 'waiting_on_model' | 'running_tools' | 'idle' | 'settled';
+
+/** Every phase, in the order an agent passes them. */
+export const AGENT_PHASES: readonly AgentPhase[] = Object.freeze(['reserved', 'preparing_summary', 'waiting_on_model', 'running_tools', 'idle', 'settled']);
+
 /** What a `close` does in a state. */
 export type CloseMeaning =
   /** The agent ends at once, `completed` with stop reason `closed`. */
@@ -39,6 +49,8 @@ export type InboxMeaning =
  * ```
  */
 export interface AgentStateMeta {
+  /** The phase the state belongs to (what the journal records, and a restore maps back). */
+  readonly phase?: AgentPhase;
   /** `runtime.list()` shows the agent (its path is held, reserved or published). */
   readonly listed?: boolean;
   /** Published: `list_agents` shows it and `send_message` reaches it. */
@@ -62,7 +74,7 @@ export interface AgentStateMeta {
 }
 
 /** The fields every stable state must have, after merging. */
-export const REQUIRED_STATE_META = ['listed', 'addressable', 'holdsSlot', 'settles', 'works', 'waitsForInput'] as const satisfies readonly (keyof AgentStateMeta)[];
+export const REQUIRED_STATE_META = ['phase', 'listed', 'addressable', 'holdsSlot', 'settles', 'works', 'waitsForInput'] as const satisfies readonly (keyof AgentStateMeta)[];
 
 /**
  * Merges a snapshot's `getMeta()` (keyed by state node id, outermost first) into the meta of

@@ -17,7 +17,7 @@ export {
 export type { DelegatingTelemetryOptions } from '../src/otel/types.js';
 export { configureReports, reportPresenter, type ReportPresenter, type ReportSettings } from './subagent-reports.js';
 export { createAgentInput, AgentInputError, type AgentInputOptions } from './agent.input.js';
-export { mergeStateMeta, REQUIRED_STATE_META, type AgentStateMeta, type AgentWork, type CloseMeaning, type InboxMeaning } from './agent.meta.js';
+export { AGENT_PHASES, mergeStateMeta, REQUIRED_STATE_META, type AgentPhase, type AgentStateMeta, type AgentWork, type CloseMeaning, type InboxMeaning } from './agent.meta.js';
 export { subagentOf, subagentsOf } from './subagents.js';
 export type {
   AgentContext,

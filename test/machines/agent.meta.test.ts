@@ -20,11 +20,11 @@ describe('agent state meta', () => {
       meta: { listed: true },
       states: {
         a: { always: 'b' },
-        b: { meta: { addressable: true, holdsSlot: false, settles: false, works: null, waitsForInput: true } },
+        b: { meta: { phase: 'idle', addressable: true, holdsSlot: false, settles: false, works: null, waitsForInput: true } },
         c: { meta: { addressable: false } },
       },
     });
-    expect(undescribedStates(machine)).toEqual(['c: holdsSlot, settles, works, waitsForInput']);
+    expect(undescribedStates(machine)).toEqual(['c: phase, holdsSlot, settles, works, waitsForInput']);
   });
 
   it('lets inner states override their ancestors', () => {
