@@ -146,7 +146,7 @@ export const agentMachine = setup({
       if (event.type !== 'subagent.report' || event.callId === null) return {};
       const outcome = presenterOf(system).callResult(event.report);
       return {
-        dialogue: context.dialogue.append(toolResultEntry({ callId: event.callId, toolName: 'Agent', content: outcome.content, isError: outcome.isError })),
+        dialogue: context.dialogue.appendInCallOrder(toolResultEntry({ callId: event.callId, toolName: 'Agent', content: outcome.content, isError: outcome.isError })),
       };
     }),
     /** Runtime hook: an `Agent` call was answered by its subagent's report (the call is finished). */
@@ -289,11 +289,15 @@ export const agentMachine = setup({
         repairAsked: true,
       };
     }),
-    /** Writes one tool result; the `isPendingCall` guard admits each call of this step once. */
+    /**
+     * Writes one tool result in call order (held until every earlier call of the step has its
+     * result, so identical sessions write identical logs whatever order their tools finish in);
+     * the `isPendingCall` guard admits each call of this step once.
+     */
     appendToolResult: assign(({ context, event }) => {
       if (event.type !== 'tool.result') return {};
       return {
-        dialogue: context.dialogue.append(
+        dialogue: context.dialogue.appendInCallOrder(
           toolResultEntry({ callId: event.callId, toolName: event.toolName, content: event.content, isError: event.isError }),
         ),
       };
@@ -305,8 +309,10 @@ export const agentMachine = setup({
      */
     abandonPendingCalls: assign(({ context }) => {
       let dialogue = context.dialogue;
+      // In call order: a result that finished but waited for an earlier call's is written as it is.
       for (const call of context.dialogue.pendingCalls()) {
-        dialogue = dialogue.append(toolResultEntry({ callId: call.id, toolName: call.name, content: INTERRUPTED_CALL_TEXT, isError: true }));
+        const held = context.dialogue.resultOf(call.id);
+        dialogue = dialogue.append(held ?? toolResultEntry({ callId: call.id, toolName: call.name, content: INTERRUPTED_CALL_TEXT, isError: true }));
       }
       return { dialogue };
     }),
@@ -698,15 +704,15 @@ export const agentMachine = setup({
                 // instead of erroring the actor silently.
                 onError: { target: '#agent.settled', actions: 'markInternalError' },
               },
-              // Results join the dialogue as they arrive, so a fork started by a later call
-              // of this step sees its siblings' results that exist; unknown, repeated and
-              // late results change nothing.
+              // Results join the dialogue in call order as soon as every earlier call has its
+              // result, so a fork started by a later call of this step sees the results of the
+              // calls before it that exist; unknown, repeated and late results change nothing.
               on: {
                 'tool.result': { guard: 'isPendingCall', actions: 'appendToolResult' },
                 // A caller-delivered subagent's first report is its Agent call's result.
                 'subagent.report': {
                   guard: 'answersPendingCall',
-                  actions: ['answerAgentCall', { type: 'noteCallAnswered', params: ({ context }) => answeredCallOf(context) }],
+                  actions: ['answerAgentCall', { type: 'noteCallAnswered', params: ({ context, event }) => answeredCallOf(context, event.callId ?? '') }],
                 },
               },
               always: [
@@ -788,10 +794,10 @@ function finalResultOf(context: AgentContext): AgentResult {
   return result;
 }
 
-/** The `Agent` call result just written (the dialogue's last entry). */
-function answeredCallOf(context: AgentContext): { callId: string; content: string; isError: boolean } {
-  const entry = context.dialogue.at(context.dialogue.length - 1);
-  return entry?.kind === 'tool_result' ? { callId: entry.callId, content: entry.content, isError: entry.isError } : { callId: '', content: '', isError: false };
+/** The `Agent` call result just written, or held until an earlier call of its step has its result. */
+function answeredCallOf(context: AgentContext, callId: string): { callId: string; content: string; isError: boolean } {
+  const entry = context.dialogue.resultOf(callId);
+  return entry !== undefined ? { callId: entry.callId, content: entry.content, isError: entry.isError } : { callId: '', content: '', isError: false };
 }
 
 /** Whether a turn was opened by the parent (its task or its message): only those are reported up. */

@@ -7,6 +7,7 @@ import type { AssistantEntry, CompactionEntry, Entry, ToolCall, ToolResultEntry,
 import type { EntryLog } from './entry-log.js';
 import type { DialogueIndex, StepCalls } from './dialogue-index.js';
 import { DialogueError } from './errors.js';
+import { GrowSlice } from './grow-slice.js';
 
 /** The last assistant entry of `log` per `index`, if any. */
 export function lastAssistantOf(index: DialogueIndex, log: EntryLog): AssistantEntry | undefined {
@@ -33,7 +34,7 @@ export function isPendingCallOf(index: DialogueIndex, log: EntryLog, callId: str
 }
 
 /** Whether this version holds a result for `callId` of the last assistant entry (O(1), see StepCalls). */
-function isAnsweredIn(index: DialogueIndex, log: EntryLog, callId: string): boolean {
+export function isAnsweredIn(index: DialogueIndex, log: EntryLog, callId: string): boolean {
   const position = index.step.answeredAt.get(callId);
   // Never recorded by any version extending this assistant entry: not answered here either.
   if (position === undefined) return false;
@@ -61,7 +62,7 @@ export function applyEntry(index: DialogueIndex, entry: Entry, position: number,
       return applyResult(index, entry, position, log);
     case 'assistant':
       refusePending(index, entry, position, log);
-      return index.with({ lastAssistant: position, answered: 0, lastContent: position, step: stepCallsOf(entry, position) });
+      return index.with({ lastAssistant: position, answered: 0, lastContent: position, step: stepCallsOf(entry, position), held: GrowSlice.empty(), ordered: 0 });
     case 'user':
       refusePending(index, entry, position, log);
       return index.with({ openers: entry.opensTurn ? index.openers.push(position) : index.openers, lastContent: position });
@@ -74,6 +75,13 @@ export function applyEntry(index: DialogueIndex, entry: Entry, position: number,
 }
 
 function applyResult(index: DialogueIndex, entry: ToolResultEntry, position: number, log: EntryLog): DialogueIndex {
+  refuseResult(index, entry, position, log);
+  index.step.answeredAt.set(entry.callId, position);
+  return index.with({ answered: index.answered + 1, lastContent: position });
+}
+
+/** Throws unless `entry` answers a call of the last assistant entry that has no written result. */
+export function refuseResult(index: DialogueIndex, entry: ToolResultEntry, position: number, log: EntryLog): void {
   const last = lastAssistantOf(index, log);
   if (last === undefined || !index.step.calls.has(entry.callId)) {
     const calls = last === undefined ? 'there is no assistant entry' : `the last assistant entry (${last.id}) has calls [${last.toolCalls.map((c) => c.id).join(', ')}]`;
@@ -82,8 +90,6 @@ function applyResult(index: DialogueIndex, entry: ToolResultEntry, position: num
   if (index.answered >= index.step.calls.size || isAnsweredIn(index, log, entry.callId)) {
     throw new DialogueError('duplicate_tool_result', `Tool result ${entry.id} answers call "${entry.callId}" of ${last.id}, which already has its result.`, position);
   }
-  index.step.answeredAt.set(entry.callId, position);
-  return index.with({ answered: index.answered + 1, lastContent: position });
 }
 
 function refusePending(index: DialogueIndex, entry: AssistantEntry | UserEntry | CompactionEntry, position: number, log: EntryLog): void {
@@ -105,7 +111,7 @@ function stepCallsOf(entry: AssistantEntry, position: number): StepCalls {
     }
     calls.set(call.id, call);
   }
-  return { calls, answeredAt: new Map() };
+  return { calls, order: entry.toolCalls, answeredAt: new Map(), heldAt: new Map() };
 }
 
 function resolveAnchor(index: DialogueIndex, entry: CompactionEntry, position: number, log: EntryLog, options: ApplyOptions): number {

@@ -3,7 +3,7 @@
  * active turn and the effective dialogue are found by binary search instead of a scan.
  * Each index is a {@link GrowSlice}, sharing its buffer between versions like the log.
  */
-import type { ToolCall } from './entry.js';
+import type { ToolCall, ToolResultEntry } from './entry.js';
 import { GrowSlice } from './grow-slice.js';
 
 /** A compaction entry's log position and the log position its anchor resolved to. */
@@ -21,11 +21,19 @@ export interface CompactionMark {
  */
 export interface StepCalls {
   readonly calls: ReadonlyMap<string, ToolCall>;
+  /** The calls in the order the reply listed them (the order their results are written in). */
+  readonly order: readonly ToolCall[];
   readonly answeredAt: Map<string, number>;
+  /**
+   * Where a result that arrived before an earlier call's was held: its index in the version's
+   * `held` slice. Shared like `answeredAt`, and trusted the same way (only when the version's
+   * slice holds that result there).
+   */
+  readonly heldAt: Map<string, number>;
 }
 
 /** The step of a dialogue without an assistant entry. */
-export const NO_STEP: StepCalls = Object.freeze({ calls: new Map<string, ToolCall>(), answeredAt: new Map<string, number>() });
+export const NO_STEP: StepCalls = Object.freeze({ calls: new Map<string, ToolCall>(), order: Object.freeze([]), answeredAt: new Map<string, number>(), heldAt: new Map<string, number>() });
 
 /** The per-version index state of a dialogue. Immutable by construction; internal, so not frozen (appends are hot). */
 export class DialogueIndex {
@@ -41,6 +49,14 @@ export class DialogueIndex {
   readonly lastContent: number;
   /** The last assistant entry's calls and their answers. */
   readonly step: StepCalls;
+  /**
+   * Results of the step that arrived before the result of an earlier call and wait for it
+   * (written in call order, see call-order.ts), in arrival order. Entries stay in the slice
+   * once written; `answeredAt` tells which were.
+   */
+  readonly held: GrowSlice<ToolResultEntry>;
+  /** How many of the step's calls, in call order, are known to have their result written. */
+  readonly ordered: number;
 
   constructor(
     openers: GrowSlice<number>,
@@ -49,6 +65,8 @@ export class DialogueIndex {
     answered: number,
     lastContent: number,
     step: StepCalls,
+    held: GrowSlice<ToolResultEntry>,
+    ordered: number,
   ) {
     this.openers = openers;
     this.compactions = compactions;
@@ -56,15 +74,17 @@ export class DialogueIndex {
     this.answered = answered;
     this.lastContent = lastContent;
     this.step = step;
+    this.held = held;
+    this.ordered = ordered;
   }
 
   /** A fresh index for an empty log (fresh buffers: each dialogue owns its own). */
   static empty(): DialogueIndex {
-    return new DialogueIndex(GrowSlice.empty(), GrowSlice.empty(), -1, 0, -1, NO_STEP);
+    return new DialogueIndex(GrowSlice.empty(), GrowSlice.empty(), -1, 0, -1, NO_STEP, GrowSlice.empty(), 0);
   }
 
   /** A copy with some fields replaced. */
-  with(patch: Partial<Pick<DialogueIndex, 'openers' | 'compactions' | 'lastAssistant' | 'answered' | 'lastContent' | 'step'>>): DialogueIndex {
+  with(patch: Partial<Pick<DialogueIndex, 'openers' | 'compactions' | 'lastAssistant' | 'answered' | 'lastContent' | 'step' | 'held' | 'ordered'>>): DialogueIndex {
     return new DialogueIndex(
       patch.openers ?? this.openers,
       patch.compactions ?? this.compactions,
@@ -72,6 +92,8 @@ export class DialogueIndex {
       patch.answered ?? this.answered,
       patch.lastContent ?? this.lastContent,
       patch.step ?? this.step,
+      patch.held ?? this.held,
+      patch.ordered ?? this.ordered,
     );
   }
 

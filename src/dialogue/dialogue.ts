@@ -3,9 +3,11 @@
  * Every append returns a new frozen Dialogue sharing storage with the old one, so a
  * parent's dialogue, its snapshots and its subagents' seeded dialogues never copy entries.
  */
-import { applyEntry, hasPendingCallsOf, isPendingCallOf, pendingCallsOf } from './append-rules.js';
+import { applyEntry, hasPendingCallsOf, isPendingCallOf, pendingCallsOf, refuseResult } from './append-rules.js';
+import { heldResultOf, isHeldIn, releaseOf } from './call-order.js';
 import { DialogueIndex } from './dialogue-index.js';
-import { type CompactionEntry, type Entry, type ToolCall } from './entry.js';
+import { type CompactionEntry, type Entry, type ToolCall, type ToolResultEntry } from './entry.js';
+import { DialogueError } from './errors.js';
 import { EntryLog } from './entry-log.js';
 import { EntrySeqBuilder, type EntryView } from './entry-seq.js';
 import { deepFreeze } from './freeze.js';
@@ -94,6 +96,56 @@ export class Dialogue implements DialogueView {
   }
 
   /**
+   * This dialogue with a tool result of the current step written in call order: the result
+   * is written now if every earlier call of the step (in the order the reply listed them) has
+   * its result, together with the results of later calls held until then; otherwise it is
+   * held, outside the log, until they have. So a step's results reach the log (and the
+   * journal, and every later request) in call order, whatever order the calls finished in.
+   *
+   * Throws a {@link DialogueError} when `result` answers no pending call of the last assistant
+   * entry (`unknown_tool_call`), or a call that already has its result, written or held
+   * (`duplicate_tool_result`). Amortized O(1) per result.
+   *
+   * @example
+   * ```ts
+   * // The reply asked for calls c1 then c2; c2 finished first.
+   * const held = dialogue.appendInCallOrder(toolResultEntry({ callId: 'c2', toolName: 'read', content: 'b' }));
+   * held.length === dialogue.length; // c2 waits for c1
+   * const both = held.appendInCallOrder(toolResultEntry({ callId: 'c1', toolName: 'read', content: 'a' }));
+   * both.length === dialogue.length + 2; // c1's result, then c2's
+   * ```
+   */
+  appendInCallOrder(result: ToolResultEntry): Dialogue {
+    refuseResult(this.#index, result, this.length, this.#log);
+    if (heldResultOf(this.#index, result.callId) !== undefined) {
+      throw new DialogueError('duplicate_tool_result', `Tool result ${result.id} answers call "${result.callId}", whose result already arrived and waits for an earlier call's.`, this.length);
+    }
+    const release = releaseOf(this.#index, this.#log, result);
+    if (release.write.length === 0) {
+      this.#index.step.heldAt.set(result.callId, this.#index.held.length);
+      return new Dialogue(this.#log, this.#index.with({ held: this.#index.held.push(deepFreeze(result)) }));
+    }
+    const dialogue = this.appendAll(release.write);
+    return new Dialogue(dialogue.#log, dialogue.#index.with({ ordered: release.ordered }));
+  }
+
+  /**
+   * The result of `callId`, a call of the last assistant entry, if it has one: written, or
+   * held by {@link appendInCallOrder} until an earlier call's result arrives.
+   */
+  resultOf(callId: string): ToolResultEntry | undefined {
+    const held = heldResultOf(this.#index, callId);
+    if (held !== undefined) return held;
+    if (!this.#index.step.calls.has(callId)) return undefined;
+    const first = this.#index.lastAssistant + 1;
+    for (let p = first; p < first + this.#index.answered; p++) {
+      const entry = this.#log.at(p) as ToolResultEntry;
+      if (entry.callId === callId) return entry;
+    }
+    return undefined;
+  }
+
+  /**
    * This dialogue with every entry of `entries` appended in order; all or nothing. After a
    * failure, the next append to this version copies its buffer once (the rejected batch's
    * earlier entries were already pushed past this version's end).
@@ -119,7 +171,10 @@ export class Dialogue implements DialogueView {
     return latest === undefined ? undefined : (this.#log.at(latest.position) as CompactionEntry);
   }
 
-  /** Tool calls of the last assistant entry that have no result yet (O(calls)). */
+  /**
+   * Tool calls of the last assistant entry that have no result in the log yet, in call order
+   * (O(calls)); a result held by {@link appendInCallOrder} is not in the log yet.
+   */
   pendingCalls(): readonly ToolCall[] {
     return pendingCallsOf(this.#index, this.#log);
   }
@@ -129,9 +184,12 @@ export class Dialogue implements DialogueView {
     return hasPendingCallsOf(this.#index);
   }
 
-  /** Whether `callId` is a call of the last assistant entry still without a result (O(1)). */
+  /**
+   * Whether `callId` is a call of the last assistant entry still waiting for its result: none
+   * written, and none held by {@link appendInCallOrder} (O(1)).
+   */
   isPendingCall(callId: string): boolean {
-    return isPendingCallOf(this.#index, this.#log, callId);
+    return isPendingCallOf(this.#index, this.#log, callId) && !isHeldIn(this.#index, this.#log, callId);
   }
 
   /** The turn in progress (the last turn, when not finished), if any. O(1). */

@@ -37,11 +37,14 @@ export interface DialogueView {
   effective(): EntrySeq;
   /** The latest compaction, if any. */
   latestCompaction(): CompactionEntry | undefined;
-  /** Tool calls of the last assistant entry that have no result yet (O(calls)). */
+  /** Tool calls of the last assistant entry that have no result in the log yet, in call order (O(calls)). */
   pendingCalls(): readonly ToolCall[];
   /** Whether the last assistant entry has a call without a result (O(1)). */
   hasPendingCalls(): boolean;
-  /** Whether `callId` is a call of the last assistant entry still without a result (O(1)). */
+  /**
+   * Whether `callId` is a call of the last assistant entry still waiting for its result (none
+   * in the log, none arrived and held for call order) (O(1)).
+   */
   isPendingCall(callId: string): boolean;
   /** The turn in progress (started, not finished), if any. */
   activeTurn(): TurnInfo | undefined;

@@ -207,6 +207,7 @@ function helperReport(context: AgentContext): SubagentReport {
   };
 }
 
+/** The first call (in call order) still awaiting its result: answering it writes it, and any held after it. */
 function awaitedCall(context: AgentContext): ToolCall | undefined {
-  return context.dialogue.pendingCalls().at(-1);
+  return context.dialogue.pendingCalls().find((call) => context.dialogue.isPendingCall(call.id));
 }

@@ -142,7 +142,7 @@ describe('replies', () => {
     expect(agent.entries().at(-1)).not.toHaveProperty('reasoning');
   });
 
-  it('writes the tool results of a step as they arrive, then asks again', async () => {
+  it('writes the tool result of a one-call step at once, then asks again', async () => {
     const agent = driveAgent(worker());
     await agent.reply({ text: 'calling', toolCalls: [{ name: 'lookup', arguments: { q: 'x' } }] });
     const [call] = agent.context().dialogue.pendingCalls();

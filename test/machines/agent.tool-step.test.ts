@@ -1,11 +1,11 @@
 /**
  * One reply's tool calls run as one step actor: every call starts at once, results join the
- * dialogue as they arrive, leaving the step (all results in, or a cancel) stops the actor and
+ * dialogue in call order (each as soon as the calls before it have theirs), leaving the step (all results in, or a cancel) stops the actor and
  * aborts whatever still runs, and no tool actor is left in the agent's snapshot.
  */
 import { describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
-import { agentMachine } from '../../machines/agent.machine.js';
+import { agentMachine, INTERRUPTED_CALL_TEXT } from '../../machines/agent.machine.js';
 import type { AgentContext, ToolInput, ToolOutcome } from '../../machines/agent.types.js';
 import { toolStepLogic } from '../../machines/tool-step.js';
 import { replyOutput } from '../../src/testing/agent-events.js';
@@ -15,8 +15,8 @@ import { afterMicrotasks, deferred, type Deferred } from '../../src/testing/defe
 import { StandIns } from '../../src/testing/stand-ins.js';
 
 /** A subagent whose model is a stand-in and whose tools are the given per-call executor. */
-function startAgent(execute: (input: ToolInput, signal: AbortSignal) => ToolOutcome | Promise<ToolOutcome>) {
-  const scenario = agentScenarios().find((s) => s.name === 'subagent, no hooks, none, one-shot')!;
+function startAgent(execute: (input: ToolInput, signal: AbortSignal) => ToolOutcome | Promise<ToolOutcome>, lifetime: 'one-shot' | 'continuable' = 'one-shot') {
+  const scenario = agentScenarios().find((s) => s.name === `subagent, no hooks, none, ${lifetime}`)!;
   const standIns = new StandIns();
   const logic = agentMachine.provide({
     actors: {
@@ -61,24 +61,45 @@ describe('the tool step', () => {
     expect(agent.children()).toEqual(['model']);
   });
 
-  it('appends results in arrival order, each as soon as it arrives', async () => {
+  it('writes results in call order, each as soon as every earlier call has its own', async () => {
     const held = heldCalls();
     const agent = startAgent(held.execute);
     await agent.reply(3);
     const ids = [...held.calls.keys()];
+    const results = () => agent.context().dialogue.log.toArray().flatMap((e) => (e.kind === 'tool_result' ? [[e.callId, e.content, e.isError]] : []));
     held.calls.get(ids[2]!)!.done.resolve({ content: 'third', isError: false });
     await afterMicrotasks();
-    // A sibling still running sees the result that exists (what a later fork copies).
+    // The third call is answered (no second result is taken) but waits for the first two.
     expect(agent.context().dialogue.isPendingCall(ids[2]!)).toBe(false);
+    expect(agent.context().dialogue.resultOf(ids[2]!)).toMatchObject({ content: 'third' });
     expect(agent.context().dialogue.isPendingCall(ids[0]!)).toBe(true);
+    expect(results()).toEqual([]);
     held.calls.get(ids[0]!)!.done.resolve({ content: 'first', isError: true });
+    await afterMicrotasks();
+    expect(results()).toEqual([[ids[0], 'first', true]]);
     held.calls.get(ids[1]!)!.done.resolve({ content: 'second', isError: false });
     await afterMicrotasks();
-    const results = agent.context().dialogue.log.toArray().filter((e) => e.kind === 'tool_result');
-    expect(results.map((e) => (e.kind === 'tool_result' ? [e.callId, e.content, e.isError] : []))).toEqual([
-      [ids[2], 'third', false],
+    expect(results()).toEqual([
       [ids[0], 'first', true],
       [ids[1], 'second', false],
+      [ids[2], 'third', false],
+    ]);
+    expect(agent.key()).toBe('running.working.sampling');
+  });
+
+  it('writes a finished result in its place when the turn is interrupted before an earlier call finished', async () => {
+    const held = heldCalls();
+    const agent = startAgent(held.execute, 'continuable');
+    await agent.reply(3);
+    const ids = [...held.calls.keys()];
+    held.calls.get(ids[1]!)!.done.resolve({ content: 'second', isError: false });
+    await afterMicrotasks();
+    agent.actor.send({ type: 'interrupt' });
+    const results = agent.context().dialogue.log.toArray().flatMap((e) => (e.kind === 'tool_result' ? [[e.callId, e.content]] : []));
+    expect(results).toEqual([
+      [ids[0], INTERRUPTED_CALL_TEXT],
+      [ids[1], 'second'],
+      [ids[2], INTERRUPTED_CALL_TEXT],
     ]);
   });
 

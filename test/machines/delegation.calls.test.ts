@@ -22,8 +22,15 @@ interface Answer {
 
 function answersOf(actor: AnyActorRef): Record<string, Answer> {
   const out: Record<string, Answer> = {};
-  for (const entry of (actor.getSnapshot().context as AgentContext).dialogue.effective().toArray()) {
+  const { dialogue } = actor.getSnapshot().context as AgentContext;
+  for (const entry of dialogue.effective().toArray()) {
     if (entry.kind === 'tool_result') out[entry.callId] = { content: entry.content, isError: entry.isError };
+  }
+  // Results that finished before an earlier call's wait for it (written in call order).
+  const last = dialogue.at(dialogue.lastAssistantPosition());
+  for (const call of last?.kind === 'assistant' ? last.toolCalls : []) {
+    const held = dialogue.resultOf(call.id);
+    if (held) out[call.id] = { content: held.content, isError: held.isError };
   }
   return out;
 }

@@ -97,11 +97,11 @@ describe('payloads', () => {
     ]);
   });
 
-  it('answer the last awaited call with a tool result', () => {
+  it('answer the first awaited call with a tool result (results are written in call order)', () => {
     const scenario = agentScenarios().find((s) => s.name === 'subagent, no hooks, none, one-shot')!;
     const path = agentPaths({ scenarios: [scenario] }).find((p) => p.steps.some((s) => s.label === 'tool result'))!;
     const first = path.steps.find((s) => s.label === 'tool result')!.event;
-    expect(first).toMatchObject({ type: 'tool.result', callId: 'call_t0_s0_1', toolName: 'lookup', isError: false });
+    expect(first).toMatchObject({ type: 'tool.result', callId: 'call_t0_s0_0', toolName: 'lookup', isError: false });
   });
 });
 
