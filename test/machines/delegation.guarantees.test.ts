@@ -17,8 +17,10 @@ const reply = (text: string, toolCalls: ToolCall[] = []): ModelResponse => ({ te
 const agentCall = (id: string, args: { readonly [key: string]: JsonValue }): ToolCall => ({ id, name: 'Agent', arguments: args });
 const stateOf = (actor: AnyActorRef): string => stateValueString(actor.getSnapshot().value);
 const toolResultOf = (actor: AnyActorRef, callId: string): string | undefined => {
-  for (const e of (actor.getSnapshot().context as AgentContext).dialogue.effective().toArray()) if (e.kind === 'tool_result' && e.callId === callId) return e.content;
-  return undefined;
+  const { dialogue } = actor.getSnapshot().context as AgentContext;
+  for (const e of dialogue.effective().toArray()) if (e.kind === 'tool_result' && e.callId === callId) return e.content;
+  // A result that finished before an earlier call's waits for it (results are written in call order).
+  return dialogue.resultOf(callId)?.content;
 };
 
 /** Resolves once `holds()` is true, checked on every snapshot of `actor` (no timers). */

@@ -9,6 +9,7 @@ import { createActor, toPromise, type AnyActorRef } from 'xstate';
 import { delegatingAgent, type ModelFunction } from '../../machines/index.js';
 import type { AgentContext, TurnReport } from '../../machines/agent.types.js';
 import type { Entry, JsonValue, ToolCall } from '../../src/dialogue/entry.js';
+import type { DialogueView } from '../../src/dialogue/types.js';
 import type { ModelResponse } from '../../src/request/reply.js';
 import { ZERO_USAGE } from '../../src/request/usage.js';
 import { createRuntime } from '../../src/runtime/runtime.js';
@@ -104,7 +105,7 @@ async function onDelegatingAgent(s: Scenario): Promise<Observed> {
   if (s.root === 'one-shot') {
     const root = createActor(logic, { input: agents.input({ task: 'Coordinate the work', model: 'm', path }) }).start();
     const done = toPromise(root);
-    if (s.holdSummary) await settledOnce(root, () => answeredCalls((root.getSnapshot().context as AgentContext).dialogue.log.toArray()) >= 2);
+    if (s.holdSummary) await settledOnce(root, () => answeredCalls((root.getSnapshot().context as AgentContext).dialogue) >= 2);
     summaries.open();
     const result = await done;
     return { answers: seen.answers, ending: ending(result) };
@@ -139,7 +140,7 @@ async function onCreateRuntime(s: Scenario): Promise<Observed> {
       return { answers: seen.answers, ending: ending(result) };
     }
     const outcome = rt.prompt('Coordinate the work');
-    if (s.holdSummary) await until(inspected, () => answeredCalls(rt.dialogue('/root')?.log.toArray() ?? []) >= 2);
+    if (s.holdSummary) await until(inspected, () => answeredCalls(rt.dialogue('/root')) >= 2);
     summaries.open();
     const turn = await outcome;
     await rt.whenQuiet();
@@ -177,8 +178,14 @@ function until(inspected: Set<() => void>, holds: () => boolean): Promise<void> 
   });
 }
 
-/** How many tool results a log holds. */
-const answeredCalls = (entries: readonly Entry[]): number => entries.filter((e) => e.kind === 'tool_result').length;
+/**
+ * How many calls have their result: those written in the log, and those that finished but wait
+ * for an earlier call of their step (results are written in call order).
+ */
+const answeredCalls = (dialogue: DialogueView | undefined): number =>
+  dialogue === undefined
+    ? 0
+    : dialogue.log.toArray().filter((e) => e.kind === 'tool_result').length + dialogue.pendingCalls().filter((c) => !dialogue.isPendingCall(c.id)).length;
 
 /** A root's n-th request: the scripted reply, else its final answer. */
 const rootSays = (ask: Ask, steps: readonly ModelResponse[]): ModelResponse => steps[ask.n] ?? reply(`root done after ${ask.n} requests`);

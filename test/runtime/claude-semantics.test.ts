@@ -129,11 +129,11 @@ describe('Agent(worker) and Task(worker, scout)', () => {
     expect(toolsOf(model, '/root/lead')).toEqual(['Agent', 'read', 'grep']);
     const results = toolResults(model, '/root/lead');
     const label = `role "lead" (${join(projectDir, 'lead.md')})`;
-    // Results arrive in the order the calls finish: the refusals first.
+    // Results are written in call order (the refusals finished first, but were called later).
     expect(results).toEqual([
+      { isError: false, content: expect.stringContaining('"agent_id":"/root/lead/w"') },
       { isError: true, content: `Error (tool_not_allowed): ${label} may start only the roles worker; pass one of them as role (not role "scout")` },
       { isError: true, content: `Error (tool_not_allowed): ${label} may start only the roles worker; pass one of them as role (not a subagent without a role)` },
-      { isError: false, content: expect.stringContaining('"agent_id":"/root/lead/w"') },
     ]);
     expect([...new Set(model.calls.map((c) => c.agentPath))].sort()).toEqual(['/root/lead', '/root/lead/w']);
   });
@@ -148,8 +148,8 @@ describe('Agent(worker) and Task(worker, scout)', () => {
     await (await rt.spawn('/root', { task_name: 'lead', message: 'Plan.', role: 'legacy-lead' })).result;
     expect(toolsOf(model, '/root/lead')).toEqual(['Agent', 'read']);
     expect(toolResults(model, '/root/lead')).toEqual([
-      { isError: true, content: expect.stringMatching(/may start only the roles worker, scout; pass one of them as role \(not role "researcher"\)$/) },
       { isError: false, content: expect.stringContaining('"agent_id":"/root/lead/s"') },
+      { isError: true, content: expect.stringMatching(/may start only the roles worker, scout; pass one of them as role \(not role "researcher"\)$/) },
     ]);
   });
 
