@@ -14,7 +14,8 @@ import { deepFreeze } from '../src/dialogue/freeze.js';
 import { NOTHING_INHERITED } from '../src/request/prefix-reuse.js';
 import type { Effort, SystemConfiguration, ToolSchema } from '../src/request/types.js';
 import { TASK_NAME_PATTERN } from '../src/request/tool-schemas.js';
-import type { AgentBudget, AgentInput, Delivery, Lifetime, TaskFraming } from './agent.types.js';
+import type { Budget } from '../src/policy/budget.js';
+import type { AgentInput, Delivery, Lifetime, TaskFraming } from './agent.types.js';
 
 /** Thrown for an input the agent machine cannot run; `field` names the offending option. */
 export class AgentInputError extends Error {
@@ -170,7 +171,7 @@ export interface AgentInputFields {
   readonly prefix?: InheritedPrefix;
   readonly hasTaskHooks?: boolean;
   /** Its own budget caps (absent: none but its ancestors'). */
-  readonly budget?: AgentBudget | undefined;
+  readonly budget?: Budget | undefined;
   readonly startedAt: number;
 }
 

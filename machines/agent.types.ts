@@ -19,6 +19,7 @@ import type { InheritedPrefix, PrefixReuse } from '../src/request/prefix-reuse.j
 import type { TaskFraming } from '../src/request/compose-task.js';
 
 import type { Delivery, Lifetime } from '../src/request/lifetime.js';
+import type { Budget } from '../src/policy/budget.js';
 
 export type { Delivery, Lifetime };
 
@@ -82,25 +83,11 @@ export interface AgentInput {
    * spends from its parent's). The runtime enforces them; the machine only sees a refused
    * request (`SampleOutput.budgetStop`).
    */
-  readonly budget?: AgentBudget | undefined;
+  readonly budget?: Budget | undefined;
   /** Whether the runtime has task hooks to run (skips the hook actor when not). */
   readonly hasTaskHooks: boolean;
   /** Start time (ms since epoch from the runtime's clock). */
   readonly startedAt: number;
-}
-
-/**
- * An agent's own budget caps, as its input carries them (the runtime's `Budget`): tokens,
- * cost, wall time, model requests and subagents for its whole subtree, and the share at which
- * it warns.
- */
-export interface AgentBudget {
-  readonly tokens?: number;
-  readonly costUsd?: number;
-  readonly wallMs?: number;
-  readonly steps?: number;
-  readonly spawns?: number;
-  readonly softLimit?: number;
 }
 
 /** An item waiting in an agent's inbox. */
