@@ -4,11 +4,24 @@
  * playwright-core, headless with a fresh profile. Every browser started here is closed by
  * the caller's `close()`.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+
+/**
+ * Where a test's screenshot goes: docs/ (the viewer page's pictures) when
+ * `SUBAGENT_ACTORS_SCREENSHOTS=docs` is set (`npm run docs:screenshots`), else a scratch
+ * folder, so an ordinary test run leaves the work tree as it found it.
+ */
+export function screenshotPath(name: string): string {
+  if (process.env.SUBAGENT_ACTORS_SCREENSHOTS === 'docs') return fileURLToPath(new URL(`../../docs/${name}`, import.meta.url));
+  // One fixed scratch folder, overwritten by each run, rather than a new one per run.
+  const dir = join(tmpdir(), 'subagent-actors-viewer-shots');
+  mkdirSync(dir, { recursive: true });
+  return join(dir, name);
+}
 
 /** Where `.ci/run` installs Chromium (Debian's package). */
 export const CHROMIUM = '/usr/bin/chromium';

@@ -9,9 +9,8 @@ import { runCli } from '../../src/cli/main.js';
 import { LOCAL_VIEWER_HINT, OFFLINE_NOTE, startBridge } from '../../src/inspect/bridge.js';
 import { manualClock } from '../../src/testing/index.js';
 import type { ServedViewer } from '../../src/viewer/server.js';
-import { buildPage, openBrowser, type Browser } from './browser.js';
+import { buildPage, openBrowser, screenshotPath, type Browser } from './browser.js';
 
-const DOCS = new URL('../../docs/', import.meta.url);
 let pageDir: string;
 let browser: Browser;
 
@@ -92,7 +91,7 @@ describe('the live viewer (npm run demo -- --view)', () => {
     await expect.poll(async () => (await page.locator('#chart').getAttribute('data-current')) ?? '').not.toBe('');
     const rootState = await page.locator('#tree li[data-path="/root"]').getAttribute('data-state');
     await expect.poll(() => page.locator('#chart').getAttribute('data-state')).toBe(rootState);
-    await page.screenshot({ path: new URL('viewer-live.png', DOCS).pathname });
+    await page.screenshot({ path: screenshotPath('viewer-live.png') });
 
     // To the end: every agent final, the results there, and the page still served.
     await drive(async () => false);
@@ -118,7 +117,7 @@ describe('the live viewer (npm run demo -- --view)', () => {
       await page.waitForSelector('body[data-inspector="unavailable"]');
       expect(await page.locator('#offline').innerText()).toContain(OFFLINE_NOTE);
       expect(await page.locator('#offline').innerText()).toContain(LOCAL_VIEWER_HINT);
-      await page.screenshot({ path: new URL('inspector-offline.png', DOCS).pathname });
+      await page.screenshot({ path: screenshotPath('inspector-offline.png') });
     } finally {
       await bridge.close();
     }

@@ -9,10 +9,9 @@ import { readJournal } from '../../src/store/jsonl.js';
 import { replayJournal } from '../../src/store/replay.js';
 import { runViewCommand } from '../../src/viewer/cli.js';
 import type { ServedViewer } from '../../src/viewer/server.js';
-import { buildPage, openBrowser, type Browser } from './browser.js';
+import { buildPage, openBrowser, screenshotPath, type Browser } from './browser.js';
 import { writeDemoFiles } from './demo-files.js';
 
-const DOCS = new URL('../../docs/', import.meta.url);
 let pageDir: string;
 let work: string;
 let journal: string;
@@ -83,7 +82,7 @@ describe('the viewer replays the demo', () => {
       await page.waitForSelector('#chart[data-current="settled"]');
       await expect.poll(() => page.locator('#transcript .entry').count()).toBeGreaterThan(2);
       expect(await page.locator('#result').innerText()).toContain('completed');
-      await page.screenshot({ path: new URL('viewer-replay.png', DOCS).pathname });
+      await page.screenshot({ path: screenshotPath('viewer-replay.png') });
     });
     expect(out).toContain('journal');
     expect(browser.problems).toEqual([]);
@@ -101,7 +100,7 @@ describe('the viewer replays the demo', () => {
       await page.click('#tree li[data-path="/root/release-notes"] > button');
       await page.waitForSelector('#chart[data-current="settled"]');
       expect(await page.locator('#transcript').innerText()).toContain('A trace records states');
-      await page.screenshot({ path: new URL('viewer-trace.png', DOCS).pathname });
+      await page.screenshot({ path: screenshotPath('viewer-trace.png') });
     });
     expect(browser.problems).toEqual([]);
   });
