@@ -40,8 +40,13 @@ export interface AiSdkModelOptions {
   readonly maxOutputTokens?: number;
   /**
    * Send an agent's output schema as the provider's native structured mode
-   * (`responseFormat: { type: 'json', schema }`) on its requests. Default `true`. The runtime
-   * validates the answer either way; `false` relies on the instruction in the task alone.
+   * (`responseFormat: { type: 'json', schema }`) on its requests. Default `false`: the schema
+   * goes in the task alone, and the runtime validates the answer. A native format changes the
+   * request head on the wire (Anthropic adds `output_config` or a `json` tool and a forced
+   * `tool_choice`, OpenAI a `response_format` or `text.format` ahead of the messages), so a
+   * subagent with structured output would read nothing of its parent's cache; `true` trades
+   * that for the provider's constrained decoding, and the result's prefix reasons then name
+   * `native_output_format`.
    */
   readonly nativeOutput?: boolean;
   /**
@@ -182,7 +187,7 @@ export function aiSdkModel(modelOrTable: LanguageModelV4 | AiSdkModelTableOption
         ...(tools.length > 0 ? { tools, toolChoice: { type: 'auto' } } : {}),
         ...(providerOptions !== undefined ? { providerOptions } : {}),
         ...(options.maxOutputTokens !== undefined ? { maxOutputTokens: options.maxOutputTokens } : {}),
-        ...(request.output !== undefined && options.nativeOutput !== false
+        ...(request.output !== undefined && options.nativeOutput === true
           ? { responseFormat: { type: 'json' as const, schema: request.output as JSONSchema7 } }
           : {}),
         abortSignal: context.signal,

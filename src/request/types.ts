@@ -43,7 +43,7 @@ export interface ModelRequest {
   readonly effort: Effort | undefined;
   /**
    * The JSON Schema the final answer must match, when the agent has structured output.
-   * Adapters with a native structured mode pass it on (the AI SDK adapter as `responseFormat`).
+   * Adapters with a native structured mode pass it on (the AI SDK adapter as `responseFormat` when built with `nativeOutput: true`).
    */
   readonly output?: JsonObject | undefined;
 }

@@ -101,7 +101,7 @@ describe('structured output', () => {
     expect(() => parseDefinition('---\nname: r\ndescription: d\noutput: 5\n---\n', { file: 'r.md', scope: 'p' })).toThrow(DefinitionError);
   });
 
-  it('the AI SDK adapter sends the schema as the native structured mode, unless told not to', async () => {
+  it('the AI SDK adapter sends the schema as the native structured mode only when asked to', async () => {
     const make = () =>
       new MockLanguageModelV4({
         doGenerate: async () => ({
@@ -112,8 +112,12 @@ describe('structured output', () => {
         }),
       });
     const native = make();
-    await aiSdkModel(native).sample({ ...hello(), output: finding }, ctx('/root/x'));
+    await aiSdkModel(native, { nativeOutput: true }).sample({ ...hello(), output: finding }, ctx('/root/x'));
     expect(native.doGenerateCalls[0]?.responseFormat).toEqual({ type: 'json', schema: finding });
+    // By default the schema is in the task only, so the head stays the parent's.
+    const byDefault = make();
+    await aiSdkModel(byDefault).sample({ ...hello(), output: finding }, ctx('/root/x'));
+    expect(byDefault.doGenerateCalls[0]?.responseFormat).toBeUndefined();
     const off = make();
     await aiSdkModel(off, { nativeOutput: false }).sample({ ...hello(), output: finding }, ctx('/root/x'));
     expect(off.doGenerateCalls[0]?.responseFormat).toBeUndefined();
