@@ -6,6 +6,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { scriptedModel } from '../src/model/scripted.js';
+import { DEFAULT_MAX_SETTLED } from '../src/runtime/retention.js';
 import { createRuntime } from '../src/runtime/runtime.js';
 import { median } from './measure.js';
 import type { BenchFigures } from './run.js';
@@ -32,7 +33,9 @@ export async function sessionMs(n: number, consume: boolean): Promise<{ readonly
   rt.stop();
   await reading;
   const ms = performance.now() - t0;
-  if (rt.results.length !== n + 1) throw new Error(`expected ${n} subagent results and the root's, got ${rt.results.length}`);
+  // Default retention keeps the latest DEFAULT_MAX_SETTLED results, so 1,000 subagents and the root keep 1,000.
+  const kept = Math.min(n + 1, DEFAULT_MAX_SETTLED);
+  if (rt.results.length !== kept) throw new Error(`expected ${kept} results kept of ${n} subagents and the root, got ${rt.results.length}`);
   // The figure is only honest if the consumer really saw every event.
   if (dropped > 0) throw new Error(`the consumer fell behind and lost ${dropped} events`);
   return { ms, events };

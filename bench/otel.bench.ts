@@ -12,6 +12,7 @@
 import { performance } from 'node:perf_hooks';
 import { BatchSpanProcessor, TracerProvider, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace';
 import { scriptedModel } from '../src/model/scripted.js';
+import { DEFAULT_MAX_SETTLED } from '../src/runtime/retention.js';
 import { createRuntime } from '../src/runtime/runtime.js';
 import { median } from './measure.js';
 import type { BenchFigures } from './run.js';
@@ -44,7 +45,9 @@ async function sessionMs(n: number, traced: boolean): Promise<{ readonly ms: num
   await provider?.forceFlush();
   const ms = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
-  if (rt.results.length !== n + 1) throw new Error(`expected ${n} subagent results and the root's, got ${rt.results.length}`);
+  // Default retention keeps the latest DEFAULT_MAX_SETTLED results, so 1,000 subagents and the root keep 1,000.
+  const kept = Math.min(n + 1, DEFAULT_MAX_SETTLED);
+  if (rt.results.length !== kept) throw new Error(`expected ${kept} results kept of ${n} subagents and the root, got ${rt.results.length}`);
   // Every agent, Agent call and model request has its span: the root's 2 requests, each subagent's 1.
   const expected = 1 + n + n + 2 + n;
   if (traced && exporter.spans !== expected) throw new Error(`expected ${expected} spans, the exporter got ${exporter.spans}`);
