@@ -59,14 +59,28 @@ function replayInput(args: JsonValue): JsonValue {
   return args !== null && typeof args === 'object' && !Array.isArray(args) ? args : {};
 }
 
+/** Options of {@link toV4Tools}. */
+export interface V4ToolOptions {
+  /**
+   * Anthropic's fine-grained tool streaming, set on every tool alike. `@ai-sdk/anthropic` adds
+   * `eager_input_streaming: true` to each tool of a streamed request only, unless the tool says
+   * otherwise; an explicit value makes streamed and generated requests send the same tool
+   * definitions, so an agent that streams and one that does not share their head. Left
+   * unset, the tools carry no Anthropic option.
+   */
+  readonly eagerInputStreaming?: boolean;
+}
+
 /** V4 tool definitions, in the request's order (the order is part of the cached prefix). */
-export function toV4Tools(tools: readonly ToolSchema[]): LanguageModelV4FunctionTool[] {
+export function toV4Tools(tools: readonly ToolSchema[], options: V4ToolOptions = {}): LanguageModelV4FunctionTool[] {
+  const eager = options.eagerInputStreaming;
   return tools.map((tool) => ({
     type: 'function',
     name: tool.name,
     description: tool.description,
     // Our schemas are read-only JSON objects; the SDK only reads them.
     inputSchema: tool.inputSchema as unknown as JSONSchema7,
+    ...(eager !== undefined ? { providerOptions: { anthropic: { eagerInputStreaming: eager } } } : {}),
   }));
 }
 

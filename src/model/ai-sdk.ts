@@ -52,6 +52,9 @@ export interface AiSdkModelOptions {
   /**
    * Use the provider's stream API (`doStream`) when the runtime asks for deltas (a host
    * iterates the runtime's events). Default `true`; `false` always calls `doGenerate`.
+   * Streamed and generated requests send the same tool definitions (for Anthropic models the
+   * adapter sets `eagerInputStreaming` on every tool alike, off unless
+   * `providerOptions.anthropic.toolStreaming` is `true`), so streaming never changes the head.
    */
   readonly streaming?: boolean;
 }
@@ -63,6 +66,18 @@ export function providerKey(model: LanguageModelV4): string {
 
 /** The default {@link EffortMapper}: `{ [providerKey]: { reasoningEffort } }`. */
 export const passThroughEffort: EffortMapper = (effort, model) => ({ [providerKey(model)]: { reasoningEffort: effort } });
+
+/**
+ * The fine-grained tool streaming every request of an Anthropic model sends, streamed or not:
+ * the host's `providerOptions.anthropic.toolStreaming` when it set one, else off. Without it
+ * `@ai-sdk/anthropic` marks the tools of streamed requests only, and a fork that does not
+ * stream (nobody reads its events) would differ from its streaming parent at the first tool.
+ * `undefined` for other providers, whose tools carry no such field.
+ */
+function eagerInputStreaming(model: LanguageModelV4, providerOptions: SharedV4ProviderOptions | undefined): boolean | undefined {
+  if (!model.provider.includes('anthropic')) return undefined;
+  return providerOptions?.['anthropic']?.['toolStreaming'] === true;
+}
 
 /** Merges provider options one level deep, so effort adds to (not replaces) a provider's settings. */
 function mergeProviderOptions(
@@ -179,7 +194,7 @@ export function aiSdkModel(modelOrTable: LanguageModelV4 | AiSdkModelTableOption
       // Send nothing for a request already cancelled, or for a model the table lacks.
       throwIfAborted(context.signal);
       const model = pick(request.model);
-      const tools = toV4Tools(request.system.tools);
+      const tools = toV4Tools(request.system.tools, { eagerInputStreaming: eagerInputStreaming(model, options.providerOptions) });
       const effortOptions = request.effort !== undefined ? mapEffort?.(request.effort, model) : undefined;
       const providerOptions = mergeProviderOptions(options.providerOptions, effortOptions);
       const call: LanguageModelV4CallOptions = {

@@ -77,7 +77,10 @@ describe('aiSdkModel: request conversion', () => {
       { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call_3', toolName: 'read_file', output: { type: 'error-text', value: 'invalid arguments' } }] },
       { role: 'user', content: [{ type: 'text', text: '<agent_input kind="message" from="/root/x">\nThanks.\n</agent_input>' }] },
     ]);
-    expect(call?.tools).toEqual([{ type: 'function', name: 'read_file', description: 'Reads a file.', inputSchema: readTool.inputSchema }]);
+    // An Anthropic model's tools say eagerInputStreaming alike, streamed or not (off by default).
+    expect(call?.tools).toEqual([
+      { type: 'function', name: 'read_file', description: 'Reads a file.', inputSchema: readTool.inputSchema, providerOptions: { anthropic: { eagerInputStreaming: false } } },
+    ]);
     expect(call?.toolChoice).toEqual({ type: 'auto' });
     expect(call?.providerOptions).toBeUndefined();
     expect(call?.maxOutputTokens).toBeUndefined();

@@ -3,38 +3,23 @@
  * Chat Completions and Responses) against the provider stand-in: a runtime's turn with a tool
  * step, generated and streamed, with reasoning that goes back to the provider on the next step.
  */
-import { createAnthropic } from '@ai-sdk/anthropic';
-import { createOpenAI } from '@ai-sdk/openai';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { aiSdkModel } from '../../src/model/ai-sdk.js';
 import { createRuntime, defineRuntimeTool } from '../../src/runtime/runtime.js';
 import type { RuntimeStreamEvent } from '../../src/runtime/stream-events.js';
-import { startStandIn, type RecordedRequest, type StandIn, type WireApi, type WireReply } from './stand-in/index.js';
+import { answersToolResult, list, useStandIn, WIRE_APIS, wireModel } from './harness.js';
+import type { RecordedRequest, WireApi, WireReply } from './stand-in/index.js';
 
-let standIn: StandIn;
-beforeAll(async () => {
-  standIn = await startStandIn({ deltaSize: 4 });
-});
-afterAll(() => standIn.close());
+const standIn = useStandIn({ deltaSize: 4 });
 
+/** Responses is tested with a reasoning model, whose reasoning items go back as references. */
 const models: Record<WireApi, () => LanguageModelV4> = {
-  'anthropic-messages': () => createAnthropic({ baseURL: standIn.baseURL, apiKey: 'test-key' })('claude-sonnet-4-5'),
-  'openai-chat': () => createOpenAI({ baseURL: standIn.baseURL, apiKey: 'test-key' }).chat('gpt-4.1'),
-  'openai-responses': () => createOpenAI({ baseURL: standIn.baseURL, apiKey: 'test-key' }).responses('o4-mini'),
+  'anthropic-messages': () => wireModel(standIn(), 'anthropic-messages'),
+  'openai-chat': () => wireModel(standIn(), 'openai-chat'),
+  'openai-responses': () => wireModel(standIn(), 'openai-responses', 'o4-mini'),
 };
-
-type Json = Readonly<Record<string, unknown>>;
-const list = (value: unknown): Json[] => (Array.isArray(value) ? (value as Json[]) : []);
-
-/** Whether the request's last message or item is a tool result, in the API's own shape. */
-function answersToolResult(request: RecordedRequest): boolean {
-  if (request.api === 'openai-responses') return list(request.body['input']).at(-1)?.['type'] === 'function_call_output';
-  const last = list(request.body['messages']).at(-1);
-  if (request.api === 'openai-chat') return last?.['role'] === 'tool';
-  return list(last?.['content']).some((block) => block['type'] === 'tool_result');
-}
 
 /** Reads a file, then answers; the first reply thinks aloud first. */
 const script = (request: RecordedRequest): WireReply =>
@@ -54,10 +39,10 @@ function toolResultText(request: RecordedRequest): string | undefined {
   return typeof content === 'string' ? content : list(content).map((part) => String(part['text'])).join('');
 }
 
-describe.each(Object.keys(models) as WireApi[])('aiSdkModel with the real provider package, as %s', (api) => {
+describe.each(WIRE_APIS)('aiSdkModel with the real provider package, as %s', (api) => {
   it.each([false, true])('runs a tool step and answers (streamed: %s), sending the reasoning back where the API takes it', async (streamed) => {
-    standIn.clear();
-    standIn.respondWith(script);
+    standIn().clear();
+    standIn().respondWith(script);
     const rt = createRuntime({ model: aiSdkModel(models[api](), { cacheHints: api === 'anthropic-messages' }), tools: [readFile] });
     const watching = new AbortController();
     const seen: RuntimeStreamEvent[] = [];
@@ -71,7 +56,7 @@ describe.each(Object.keys(models) as WireApi[])('aiSdkModel with the real provid
     await reading;
 
     expect(outcome).toMatchObject({ status: 'completed', text: 'a.ts exports a.' });
-    const requests = standIn.requestsTo(api);
+    const requests = standIn().requestsTo(api);
     expect(requests.map((r) => r.stream)).toEqual([streamed, streamed]);
     expect(toolResultText(requests[1]!)).toBe('export const a = 1; // a.ts');
     // The provider's usage reaches the result, cache reads included.
@@ -99,9 +84,9 @@ describe.each(Object.keys(models) as WireApi[])('aiSdkModel with the real provid
   });
 
   it("passes a provider's error on with its status, so the runtime retries a 429", async () => {
-    standIn.clear();
+    standIn().clear();
     let failed = false;
-    standIn.respondWith((request) => {
+    standIn().respondWith((request) => {
       if (!failed) {
         failed = true;
         return { error: { status: 429, message: 'slow down', headers: { 'retry-after-ms': '0' } } };
@@ -113,6 +98,6 @@ describe.each(Object.keys(models) as WireApi[])('aiSdkModel with the real provid
     expect(outcome).toMatchObject({ status: 'completed', text: 'a.ts exports a.' });
     // Three requests reached the provider: the refused one, its retry, and the step after the tool.
     expect(outcome.usage.own).toMatchObject({ requests: 3, retries: 1 });
-    expect(standIn.requestsTo(api)).toHaveLength(3);
+    expect(standIn().requestsTo(api)).toHaveLength(3);
   });
 });

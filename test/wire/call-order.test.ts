@@ -7,46 +7,22 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAnthropic } from '@ai-sdk/anthropic';
-import { createOpenAI } from '@ai-sdk/openai';
-import type { LanguageModelV4 } from '@ai-sdk/provider';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it, afterAll, beforeAll } from 'vitest';
 import { z } from 'zod';
 import { aiSdkModel } from '../../src/model/ai-sdk.js';
 import { resumeRuntime } from '../../src/runtime/resume.js';
 import { createRuntime, defineRuntimeTool } from '../../src/runtime/runtime.js';
 import { createJsonlStore, openJsonlStore } from '../../src/store/jsonl.js';
 import { deferred } from '../../src/testing/deferred.js';
-import { startStandIn, userTexts, type RecordedRequest, type StandIn, type WireApi, type WireReply } from './stand-in/index.js';
+import { answersToolResult, useStandIn, WIRE_APIS, wireModel } from './harness.js';
+import { userTexts, type RecordedRequest, type WireApi, type WireReply } from './stand-in/index.js';
 
-let standIn: StandIn;
+const standIn = useStandIn();
 const dir = mkdtempSync(join(tmpdir(), 'wire-call-order-'));
-beforeAll(async () => {
-  standIn = await startStandIn();
-});
-afterAll(async () => {
-  await standIn.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-const models: Record<WireApi, () => LanguageModelV4> = {
-  'anthropic-messages': () => createAnthropic({ baseURL: standIn.baseURL, apiKey: 'test-key' })('claude-sonnet-4-5'),
-  'openai-chat': () => createOpenAI({ baseURL: standIn.baseURL, apiKey: 'test-key' }).chat('gpt-4.1'),
-  'openai-responses': () => createOpenAI({ baseURL: standIn.baseURL, apiKey: 'test-key' }).responses('gpt-4.1'),
-};
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const model = (api: WireApi) => wireModel(standIn(), api);
 
 const CALLS = 4;
-
-type Json = Readonly<Record<string, unknown>>;
-const list = (value: unknown): Json[] => (Array.isArray(value) ? (value as Json[]) : []);
-
-/** Whether the request's last message or item is a tool result, in the API's own shape. */
-function answersToolResult(request: RecordedRequest): boolean {
-  if (request.api === 'openai-responses') return list(request.body['input']).at(-1)?.['type'] === 'function_call_output';
-  const last = list(request.body['messages']).at(-1);
-  if (request.api === 'openai-chat') return last?.['role'] === 'tool';
-  return list(last?.['content']).some((block) => block['type'] === 'tool_result');
-}
 
 /** The first request of a turn asks for four lookups at once; the request after them answers. */
 function script(request: RecordedRequest): WireReply {
@@ -79,16 +55,16 @@ function lookupFinishingIn(order: readonly number[]) {
 
 /** Runs two prompts of one session whose lookups finish in `order`; returns the bodies sent. */
 async function session(api: WireApi, order: readonly number[], store?: ReturnType<typeof createJsonlStore>): Promise<string[]> {
-  standIn.clear();
-  const rt = createRuntime({ model: aiSdkModel(models[api]()), tools: [lookupFinishingIn(order)], ...(store ? { store } : {}) });
+  standIn().clear();
+  const rt = createRuntime({ model: aiSdkModel(model(api)), tools: [lookupFinishingIn(order)], ...(store ? { store } : {}) });
   expect(await rt.prompt('Look the numbers up.')).toMatchObject({ status: 'completed' });
   expect(await rt.prompt('And again.')).toMatchObject({ status: 'completed' });
   rt.stop();
-  return standIn.requestsTo(api).map((r) => r.rawBody);
+  return standIn().requestsTo(api).map((r) => r.rawBody);
 }
 
-describe.each(Object.keys(models) as WireApi[])('tool results in call order, as %s', (api) => {
-  beforeAll(() => standIn.respondWith(script));
+describe.each(WIRE_APIS)('tool results in call order, as %s', (api) => {
+  beforeAll(() => standIn().respondWith(script));
 
   it('two identical sessions whose tools finish in different orders send byte-identical bodies', async () => {
     const inOrder = await session(api, [0, 1, 2, 3]);
@@ -109,11 +85,11 @@ describe.each(Object.keys(models) as WireApi[])('tool results in call order, as 
     const uninterrupted = await session(api, [0, 1, 2, 3]);
 
     // The first turn, journaled with its lookups finishing last first.
-    standIn.clear();
+    standIn().clear();
     const store = createJsonlStore({ dir, sessionId, fsync: 'never' });
-    const first = createRuntime({ model: aiSdkModel(models[api]()), tools: [lookupFinishingIn([3, 2, 1, 0])], store });
+    const first = createRuntime({ model: aiSdkModel(model(api)), tools: [lookupFinishingIn([3, 2, 1, 0])], store });
     expect(await first.prompt('Look the numbers up.')).toMatchObject({ status: 'completed' });
-    const firstTurn = standIn.requestsTo(api).map((r) => r.rawBody);
+    const firstTurn = standIn().requestsTo(api).map((r) => r.rawBody);
     // The process ends here (nothing is stopped): the journal is all that is left.
     await store.close();
     const journaled = readFileSync(join(dir, `${sessionId}.jsonl`), 'utf8')
@@ -125,11 +101,11 @@ describe.each(Object.keys(models) as WireApi[])('tool results in call order, as 
     expect(journaled).toEqual(['lookup 0 done', 'lookup 1 done', 'lookup 2 done', 'lookup 3 done']);
 
     // The second turn, after a cold resume.
-    standIn.clear();
+    standIn().clear();
     const reopened = openJsonlStore({ dir, sessionId, fsync: 'never' });
-    const resumed = resumeRuntime({ model: aiSdkModel(models[api]()), tools: [lookupFinishingIn([1, 3, 0, 2])], store: reopened });
+    const resumed = resumeRuntime({ model: aiSdkModel(model(api)), tools: [lookupFinishingIn([1, 3, 0, 2])], store: reopened });
     expect(await resumed.prompt('And again.')).toMatchObject({ status: 'completed' });
-    const secondTurn = standIn.requestsTo(api).map((r) => r.rawBody);
+    const secondTurn = standIn().requestsTo(api).map((r) => r.rawBody);
     resumed.stop();
     await reopened.close();
     expect([...firstTurn, ...secondTurn]).toEqual(uninterrupted);
