@@ -138,8 +138,8 @@ const PINNED: Record<string, { readonly values: readonly string[]; readonly type
     types: ['AgentEnd', 'AgentStart', 'ChatEnd', 'ChatRetry', 'ChatStart', 'ChatUsage', 'DelegatingTelemetryOptions', 'EventAttributes', 'OtelApi', 'SpanRef', 'TelemetryOptions', 'ToolEnd', 'ToolStart', 'TracerLike'],
   },
   './ai-sdk': {
-    values: ['UnknownModelError', 'aiSdkModel', 'passThroughEffort', 'providerKey'],
-    types: ['AiSdkModelOptions', 'AiSdkModelTableOptions', 'EffortMapper'],
+    values: ['ANTHROPIC_THINKING_BUDGETS', 'UnknownModelError', 'aiSdkModel', 'effortOptions', 'effortSupport', 'isOpenAiReasoningModel', 'passThroughEffort', 'providerKey'],
+    types: ['AiSdkModelOptions', 'AiSdkModelTableOptions', 'AiSdkWarning', 'EffortMapper', 'EffortSupport'],
   },
 };
 

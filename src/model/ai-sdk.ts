@@ -13,6 +13,9 @@ import type { ModelAdapter } from './adapter.js';
 import { toV4Prompt, toV4Tools } from './ai-sdk-prompt.js';
 import { fromV4Result } from './ai-sdk-result.js';
 import { collectV4Stream } from './ai-sdk-stream.js';
+import { effortOptions } from './effort.js';
+
+export { effortOptions, effortSupport, isOpenAiReasoningModel, ANTHROPIC_THINKING_BUDGETS, type EffortSupport } from './effort.js';
 
 /** Maps a requested effort to provider options, or `undefined` to send nothing for it. */
 export type EffortMapper = (effort: Effort, model: LanguageModelV4) => SharedV4ProviderOptions | undefined;
@@ -30,12 +33,20 @@ export interface AiSdkModelOptions {
   /** Provider options sent with every request (e.g. `{ anthropic: { thinking: ... } }`). */
   readonly providerOptions?: SharedV4ProviderOptions;
   /**
-   * How a request's effort becomes provider options. Effort is provider-specific, so this is a
-   * pass-through: the default sends `{ [provider]: { reasoningEffort: effort } }` (the OpenAI
-   * name; `provider` is the model's provider id before the first `.`) and only when the request
-   * has an effort. `false` never sends effort.
+   * How a request's effort becomes provider options. The default, {@link effortOptions}, is a
+   * table per provider: Anthropic's `effort` on the models that take it and a thinking budget
+   * on the older ones that think, OpenAI's `reasoningEffort` on reasoning models only, and
+   * `{ [provider]: { reasoningEffort } }` for other providers. An effort the model cannot take
+   * (`gpt-4.1`, Claude 3.5) is left out, and {@link AiSdkModelOptions.onWarning} hears of it
+   * once per model. Sent only when the request has an effort; `false` never sends effort, and
+   * a mapper of your own decides alone (returning `undefined` sends nothing, without a warning).
    */
   readonly effort?: EffortMapper | false;
+  /**
+   * Hears what the adapter left out of a request: once per model, the effort that model
+   * cannot take (`code: 'effort_unsupported'`). Default: `process.emitWarning`.
+   */
+  readonly onWarning?: (warning: AiSdkWarning) => void;
   /** Upper bound on generated tokens, passed through. */
   readonly maxOutputTokens?: number;
   /**
@@ -59,12 +70,30 @@ export interface AiSdkModelOptions {
   readonly streaming?: boolean;
 }
 
+/** Something {@link aiSdkModel} left out of a request, told once (see `onWarning`). */
+export interface AiSdkWarning {
+  readonly code: 'effort_unsupported';
+  /** The model, as `<provider>:<modelId>`. */
+  readonly model: string;
+  readonly effort: Effort;
+  readonly message: string;
+}
+
+/** The default warning sink: a process warning with a stable code. */
+function emitProcessWarning(warning: AiSdkWarning): void {
+  process.emitWarning(warning.message, { code: 'SUBAGENT_ACTORS_EFFORT_UNSUPPORTED' });
+}
+
 /** The provider-options key of a model: its provider id before the first dot (`anthropic.messages` → `anthropic`). */
 export function providerKey(model: LanguageModelV4): string {
   return model.provider.split('.')[0] ?? model.provider;
 }
 
-/** The default {@link EffortMapper}: `{ [providerKey]: { reasoningEffort } }`. */
+/**
+ * The {@link EffortMapper} the adapter used by default before the per-provider table
+ * ({@link effortOptions}): `{ [providerKey]: { reasoningEffort } }` for every model. Pass it as
+ * `effort` to keep that behaviour.
+ */
 export const passThroughEffort: EffortMapper = (effort, model) => ({ [providerKey(model)]: { reasoningEffort: effort } });
 
 /**
@@ -184,7 +213,20 @@ export function aiSdkModel(modelOrTable: LanguageModelV4 | AiSdkModelTableOption
   }
   const options: AiSdkModelOptions = single ? maybeOptions : modelOrTable;
   const pick = single ? () => modelOrTable : modelPicker(modelOrTable.models);
-  const mapEffort = options.effort === false ? undefined : (options.effort ?? passThroughEffort);
+  const mapEffort = options.effort === false ? undefined : options.effort;
+  const warn = options.onWarning ?? emitProcessWarning;
+  const warned = new Set<string>();
+  /** Effort as provider options: the host's mapper, else the table, which warns once per model it cannot serve. */
+  const effortFor = (effort: Effort, model: LanguageModelV4): SharedV4ProviderOptions | undefined => {
+    if (mapEffort !== undefined) return mapEffort(effort, model);
+    const mapped = effortOptions(effort, model);
+    const id = `${model.provider}:${model.modelId}`;
+    if (mapped === undefined && !warned.has(id)) {
+      warned.add(id);
+      warn({ code: 'effort_unsupported', model: id, effort, message: `aiSdkModel: ${id} takes no reasoning effort; effort "${effort}" is left out of its requests` });
+    }
+    return mapped;
+  };
   const name = options.name ?? (single ? `${modelOrTable.provider}:${modelOrTable.modelId}` : `ai-sdk:${Object.keys(modelOrTable.models).join(',')}`);
   return {
     name,
@@ -195,8 +237,8 @@ export function aiSdkModel(modelOrTable: LanguageModelV4 | AiSdkModelTableOption
       throwIfAborted(context.signal);
       const model = pick(request.model);
       const tools = toV4Tools(request.system.tools, { eagerInputStreaming: eagerInputStreaming(model, options.providerOptions) });
-      const effortOptions = request.effort !== undefined ? mapEffort?.(request.effort, model) : undefined;
-      const providerOptions = mergeProviderOptions(options.providerOptions, effortOptions);
+      const effortProviderOptions = request.effort !== undefined && options.effort !== false ? effortFor(request.effort, model) : undefined;
+      const providerOptions = mergeProviderOptions(options.providerOptions, effortProviderOptions);
       const call: LanguageModelV4CallOptions = {
         prompt: toV4Prompt(request, { cacheHints: options.cacheHints === true }),
         ...(tools.length > 0 ? { tools, toolChoice: { type: 'auto' } } : {}),

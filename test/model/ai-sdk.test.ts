@@ -118,7 +118,7 @@ describe('aiSdkModel: request conversion', () => {
   it('maps effort to provider options only when the request has one', async () => {
     const mock = mockReturning(textResult('1'), textResult('2'), textResult('3'), textResult('4'));
     const base = { anthropic: { sendReasoning: true } };
-    await aiSdkModel(mock, { providerOptions: base, maxOutputTokens: 512 }).sample(request([], { effort: 'high' }), ctx('/root'));
+    await aiSdkModel(mock, { providerOptions: base, maxOutputTokens: 512, effort: passThroughEffort }).sample(request([], { effort: 'high' }), ctx('/root'));
     expect(mock.doGenerateCalls[0]?.providerOptions).toEqual({ anthropic: { sendReasoning: true, reasoningEffort: 'high' } });
     expect(mock.doGenerateCalls[0]?.maxOutputTokens).toBe(512);
     expect(base).toEqual({ anthropic: { sendReasoning: true } });
