@@ -39,6 +39,16 @@ const layerZones = Object.entries(LAYERS).map(([folder, allowed]) => ({
 
 // File access and processes belong to the loaders, stores and the runtime, never to a pure layer.
 const NO_IO = { group: ['fs', 'node:fs', 'node:fs/*', 'fs/*', 'node:child_process', 'child_process', 'node:net', 'node:http', 'node:https', 'pg'], message: 'Pure layers do no I/O (file access lives in src/load, src/store).' };
+// A sleep in a test: a timer whose callback is a bare function (a promise's resolve) or a
+// function that only calls one (`() => resolve()`, `function () { done(); }`) or names one
+// (`() => resolve`, which never settles at all).
+const TIMER = "CallExpression[callee.name=/^(setTimeout|setInterval)$/]";
+const SLEEPS = [
+  `${TIMER}[arguments.0.type='Identifier']`,
+  `${TIMER}[arguments.0.type='ArrowFunctionExpression'][arguments.0.body.type='Identifier']`,
+  `${TIMER}[arguments.0.type=/^(ArrowFunctionExpression|FunctionExpression)$/][arguments.0.body.type='CallExpression'][arguments.0.body.callee.type='Identifier']`,
+  `${TIMER}[arguments.0.type=/^(ArrowFunctionExpression|FunctionExpression)$/][arguments.0.body.type='BlockStatement'][arguments.0.body.body.length=1][arguments.0.body.body.0.type='ExpressionStatement'][arguments.0.body.body.0.expression.type='CallExpression'][arguments.0.body.body.0.expression.callee.type='Identifier']`,
+];
 const NO_XSTATE = { group: ['xstate', '@xstate/*'], message: 'Only machines/ and the layers above it use XState.' };
 
 export default tseslint.config(
@@ -51,10 +61,16 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      'no-restricted-syntax': [
-        'error',
-        { selector: "CallExpression[callee.name='setTimeout'][arguments.length>0] > ArrowFunctionExpression[body.type='Identifier'][body.name='resolve']", message: 'Tests must not sleep; wait on events or a simulated clock.' },
-      ],
+    },
+  },
+  {
+    // Tests must not sleep: a timer that only settles a promise (`setTimeout(resolve, 10)`,
+    // `setTimeout(() => resolve(), 10)`, `setTimeout(function () { done(); }, 10)`) waits on the
+    // wall clock. test/lint/no-sleep.test.ts lints each form.
+    files: ['test/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': ['error', ...SLEEPS.map((selector) => ({ selector, message: 'Tests must not sleep; wait on events or a simulated clock.' }))],
+      'no-restricted-imports': ['error', { paths: [{ name: 'node:timers/promises', importNames: ['setTimeout'], message: 'Tests must not sleep; wait on events or a simulated clock.' }, { name: 'timers/promises', importNames: ['setTimeout'], message: 'Tests must not sleep; wait on events or a simulated clock.' }] }],
     },
   },
   {

@@ -20,7 +20,7 @@ export default defineConfig({
   test: {
     include: [
       'test/machines/**/*.test.ts',
-      // test/testing's harness example runs every path a second time: left out to keep runs tractable.
+      // test/testing's harness example runs one scenario's paths with its own payloads: left out, as before.
       'test/testing/run-agent-path.test.ts',
       'test/embedding.test.ts',
       // All of the runtime's tests: the registry and the core's delivery methods are mutated too,
