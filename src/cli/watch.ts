@@ -4,11 +4,24 @@
  * so the story plays out in the same order at any latency, zero included. It is fed the
  * runtime's event stream, so what it knows is what a view fed the same stream has shown.
  */
-import type { Runtime, RuntimeStreamEvent } from '../index.js';
+import type { DialogueView, Runtime, RuntimeStreamEvent } from '../index.js';
 
 interface Waiter {
   readonly ready: () => boolean;
   readonly resolve: () => void;
+}
+
+/** The agent's own final answers: assistant replies without tool calls after its seed. */
+function ownAnswers(dialogue: DialogueView | undefined): number {
+  if (!dialogue) return 0;
+  // A seeded dialogue (a fork's, or one given a background) knows its seed's length.
+  const seed = 'seedLength' in dialogue && typeof dialogue.seedLength === 'number' ? dialogue.seedLength : 0;
+  let answers = 0;
+  for (let position = seed; position < dialogue.length; position++) {
+    const entry = dialogue.at(position);
+    if (entry?.kind === 'assistant' && entry.toolCalls.length === 0) answers++;
+  }
+  return answers;
 }
 
 /** Whether an agent in `state` is doing work. */
@@ -41,13 +54,10 @@ export class SessionWatch {
   /** Records the agents alive now (a resumed session's), before any event about them. */
   seed(runtime: Runtime): void {
     // What a resumed session did before the crash: its results, and each agent's ended turns
-    // (the final answers, assistant replies without tool calls, its dialogue holds).
+    // (the final answers, assistant replies without tool calls, in its own part of the dialogue:
+    // a fork's dialogue starts with its parent's, whose replies are not the fork's turns).
     for (const result of runtime.results) this.endedAtSeed.add(result.path);
-    for (const info of runtime.list()) {
-      let answers = 0;
-      for (const entry of runtime.dialogue(info.path)?.log ?? []) if (entry.kind === 'assistant' && entry.toolCalls.length === 0) answers++;
-      this.turnsAtSeed.set(info.path, answers);
-    }
+    for (const info of runtime.list()) this.turnsAtSeed.set(info.path, ownAnswers(runtime.dialogue(info.path)));
     for (const info of runtime.list()) {
       this.states.set(info.path, [info.state]);
       if (isBusy(info.state)) this.busy.add(info.path);
