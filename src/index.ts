@@ -22,6 +22,8 @@ export { DEFAULT_RESULT_METADATA, resultMetadata, resultToolContent, type Result
 export { DEFAULT_MAX_STEPS } from './runtime/turns.js';
 export {
   DEFAULT_EVENT_BUFFER,
+  type ApprovalAnsweredEvent,
+  type ApprovalRequestedEvent,
   type EventsOptions,
   type HaltedEvent,
   type LaggedEvent,
@@ -55,9 +57,12 @@ export type {
   HostRoot,
   Lifetime,
   PromptOptions,
+  ApprovalAnswer,
   ApprovalCallback,
   ApprovalDecision,
   ApprovalRequest,
+  ApprovalRule,
+  ApprovalRules,
   NeedsApproval,
   Runtime,
   RuntimeEvents,

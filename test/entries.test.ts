@@ -51,7 +51,7 @@ const PINNED: Record<string, { readonly values: readonly string[]; readonly type
       'BudgetError', 'checkBudget', 'DEFAULT_SOFT_LIMIT', 'DEFAULT_MAX_OUTPUT_TOKENS',
     ],
     types: [
-      'AccessCapability', 'AgentDefinition', 'AiSdkSchema', 'AiSdkValidationResult', 'ApprovalCallback', 'ApprovalDecision', 'ApprovalRequest', 'AgentInfo', 'AgentResult', 'AgentStatus', 'AssistantEntry', 'Attachment', 'CancelReport',
+      'AccessCapability', 'AgentDefinition', 'AiSdkSchema', 'AiSdkValidationResult', 'ApprovalAnswer', 'ApprovalAnsweredEvent', 'ApprovalCallback', 'ApprovalDecision', 'ApprovalRequest', 'ApprovalRequestedEvent', 'ApprovalRule', 'ApprovalRules', 'AgentInfo', 'AgentResult', 'AgentStatus', 'AssistantEntry', 'Attachment', 'CancelReport',
       'Budget', 'BudgetDimension', 'BudgetRemaining', 'BudgetWarning',
       'CancelledAgent', 'CapabilityCatalog', 'CapabilityCatalogInput', 'CapabilityTag', 'CompactionEntry', 'CompactionPolicy', 'ConfirmCallback',
       'ConfirmationDecision', 'ConfirmationRequest', 'ContextMode', 'ContextSpec', 'DefinitionDirectory', 'DefinitionErrorCode', 'Delivery',

@@ -36,6 +36,7 @@ import { Confirmer, type ConfirmInput } from './confirm.js';
 import { checkResultMetadata, configureReports, reportPresenter, type ReportPresenter, type ResultMetadata } from '../../machines/subagent-reports.js';
 import { UsageLedger, type UsageAccount } from './usage-ledger.js';
 import { RuntimeBudgets } from './budgets.js';
+import { ApprovalDesk } from './approvals.js';
 import { checkPriceTable } from '../model/prices.js';
 import type { Usage } from '../model/adapter.js';
 import { DEFAULT_MAX_STEPS, TurnWaiters } from './turns.js';
@@ -99,6 +100,8 @@ export class RuntimeCore {
   readonly ledger: UsageLedger;
   /** Budget caps of the tree: carved at spawn, checked before each model request. */
   readonly budgets: RuntimeBudgets;
+  /** Calls waiting for the host's approval, journaled and answered once each. */
+  readonly approvals: ApprovalDesk;
   /** What parent models see with each result (checked once). */
   readonly resultMetadata: ResultMetadata;
   /** How every agent of this runtime words its subagents' reports (with the results completed here). */
@@ -142,6 +145,13 @@ export class RuntimeCore {
     this.journal = options.store ? new SessionJournal(options.store, image) : undefined;
     this.replayed = image?.agents;
     options.store?.onFailure((error) => this.halt(error));
+    this.approvals = new ApprovalDesk({
+      approve: options.approve,
+      journal: this.journal,
+      journaled: image?.approvals,
+      requested: (request) => (this.emit('approval-requested', request), this.publish({ type: 'approval-requested', path: request.path, request })),
+      answered: (answer) => (this.emit('approval-answered', answer), this.publish({ type: 'approval-answered', path: answer.path, answer })),
+    });
     const known = knownToolsOf(options);
     this.roles = new Roles({ ...options, canConfirm: options.confirm !== undefined }, known);
     this.budgets = new RuntimeBudgets(

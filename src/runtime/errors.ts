@@ -25,6 +25,7 @@ export type RuntimeErrorCode =
   | 'aborted'
   | 'approval_denied'
   | 'approval_failed'
+  | 'unknown_approval'
   | 'session_halted'
   | 'resume_failed';
 

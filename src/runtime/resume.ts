@@ -35,6 +35,7 @@ import type { CancelRecord } from '../store/records.js';
 import { StoreError, type SessionStore } from '../store/types.js';
 import { RuntimeCore, sanitizingObserver } from './core.js';
 import { agentCoreBuilders } from './agent-logic.js';
+import { approvalId } from './approvals.js';
 import { RuntimeError } from './errors.js';
 import { cancelToolContent, firstTurnToolContent, receiptToolContent, turnNotice } from '../../machines/subagent-reports.js';
 import { runtimeOf } from './runtime.js';
@@ -320,12 +321,20 @@ class Restorer {
         else answers.push({ call, journaled });
         continue;
       }
-      if (REPEATABLE_BUILTINS.has(call.name) || idempotent.has(call.name)) repeated.push(call);
+      // A call that was waiting for approval (or was denied) had not run: it asks again (a
+      // journaled denial answers it at once), under the same id and in the same order.
+      if (REPEATABLE_BUILTINS.has(call.name) || idempotent.has(call.name) || this.notApproved(path, call.id)) repeated.push(call);
       else answers.push({ call });
     }
     // The step's tool actor runs again with only the calls that may be repeated.
     const children = repeated.length > 0 ? { tools: { src: 'runToolCalls', snapshot: active({ path, calls: repeated }) } } : {};
     return { children, answers };
+  }
+
+  /** Whether the journal shows the call asked for approval and was not approved. */
+  private notApproved(path: string, callId: string): boolean {
+    const asked = this.image.approvals.get(approvalId(path, callId));
+    return asked !== undefined && asked.answer?.approved !== true;
   }
 
   /**

@@ -4,6 +4,7 @@
 import type { AgentResult, TurnReport } from '../../machines/agent.types.js';
 import type { StoreError } from '../store/types.js';
 import type { BudgetWarning } from './budget-ledger.js';
+import type { ApprovalAnswer, ApprovalRequest } from './tool-types.js';
 
 /** Events the runtime emits to hosts. */
 export interface RuntimeEvents {
@@ -19,6 +20,10 @@ export interface RuntimeEvents {
   retry: RetryEvent;
   /** A budget cap reached its soft limit (default 80%); once per cap. */
   'budget-warning': BudgetWarning;
+  /** A call asks for the host's approval (again after a resume, when it was still pending). */
+  'approval-requested': ApprovalRequest;
+  /** An approval request was answered or withdrawn (exactly once per request). */
+  'approval-answered': ApprovalAnswer;
 }
 
 /**

@@ -10,7 +10,7 @@ import type { RoleWarning } from './roles.js';
 import type { RuntimeEvents } from './runtime-events.js';
 import type { SpawnHandle, SpawnPolicyDecision, SpawnRequest } from './spawn-types.js';
 import type { EventsOptions, RuntimeStreamEvent } from './stream-events.js';
-import type { ToolCallOutcome } from './tool-types.js';
+import type { ApprovalDecision, ApprovalRequest, ToolCallOutcome } from './tool-types.js';
 
 /** One live agent as `list_agents` and hosts see it. */
 export interface AgentInfo {
@@ -193,6 +193,23 @@ export interface Runtime {
    * ```
    */
   budgetOf(path: string): BudgetRemaining | undefined;
+  /**
+   * The approval requests waiting for an answer, in the order they were made (`seq`). After a
+   * resume, a request the crash left pending is pending again, with the same id.
+   *
+   * @example
+   * ```ts
+   * for (const request of runtime.approvals()) runtime.answerApproval(request.id, request.toolName !== 'deploy');
+   * ```
+   */
+  approvals(): readonly ApprovalRequest[];
+  /**
+   * Answers a pending approval request (approve with `true`, deny with `false` or
+   * `{ approved: false, reason }`; the model reads the reason). Throws a RuntimeError with
+   * code `unknown_approval` when no request with that id is pending (it was answered,
+   * withdrawn, or never made), and `invalid_arguments` for a malformed decision.
+   */
+  answerApproval(id: string, decision: ApprovalDecision): void;
   /** Slots held by live subagents (reserved or running). */
   readonly slotsInUse: number;
   /** Stops the whole session (cancels the root's subtree). */

@@ -27,7 +27,7 @@ import type { RoleDefinition, RoleWarning } from './roles.js';
 import type { RuntimeEvents } from './runtime-events.js';
 import type { SpawnPolicyDecision, SpawnPolicyInput } from './spawn-types.js';
 import type { TaskHook } from './task-hooks.js';
-import type { ApprovalCallback, RuntimeTool } from './tool-types.js';
+import type { ApprovalCallback, ApprovalRules, RuntimeTool } from './tool-types.js';
 
 /**
  * A root agent whose loop the host runs itself, as a coding harness does (the Pi extension is
@@ -140,15 +140,21 @@ export interface RuntimeOptions {
   /** Capabilities the root holds without asking (beyond its own tools'). */
   readonly rootGrants?: readonly AccessCapability[];
   /**
-   * Approves host-tool calls that need it (`needsApproval`), for every agent of the session.
-   * A denial is a tool error the model reads; without this callback such calls are denied.
+   * Approves calls that need it (`needsApproval`, or one of `approvalRules`), for every agent
+   * of the session. A callback is asked each request; `'queue'` asks nobody: requests wait
+   * for `runtime.answerApproval` (list them with `runtime.approvals()`, watch the
+   * `approval-requested` event). Either way the host may answer through `answerApproval`
+   * first, and each request is answered once. A denial is a tool error the model reads,
+   * naming the rule; without `approve` such calls are denied at once. See docs/governance.md.
    *
    * @example
    * ```ts
-   * createRuntime({ model, tools: [deploy], approve: ({ path, tool, args }) => askPerson(`${path} wants ${tool}`, args) });
+   * createRuntime({ model, tools: [deploy], approve: ({ path, toolName, args }) => askPerson(`${path} wants ${toolName}`, args) });
    * ```
    */
-  readonly approve?: ApprovalCallback;
+  readonly approve?: ApprovalCallback | 'queue';
+  /** Calls that ask for approval besides those of `needsApproval` tools (see {@link ApprovalRules}). */
+  readonly approvalRules?: ApprovalRules;
   /** Task hooks, run in order once per spawn. */
   readonly taskHooks?: readonly TaskHook[];
   /** Compaction policy; off when omitted. */

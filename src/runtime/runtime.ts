@@ -56,6 +56,8 @@ export function runtimeOf(core: RuntimeCore): Runtime {
     events: (opts) => core.events(opts),
     usage: () => core.ledger.total(),
     budgetOf: (path) => core.budgets.remaining(path),
+    approvals: () => core.approvals.list(),
+    answerApproval: (id, decision) => core.approvals.answer(id, decision),
     get slotsInUse() {
       return core.registry.slotsInUse;
     },

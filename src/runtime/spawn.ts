@@ -25,6 +25,8 @@ import { SaEvents } from '../otel/attributes.js';
 import { DEFAULT_MAX_STEPS } from './turns.js';
 import { defaultLifetime } from '../request/lifetime.js';
 import { lastRequestOf } from './requests.js';
+import { spawnBudgetRule } from './approval-rules.js';
+import { askApproval } from './ask-approval.js';
 import { errorText } from '../dialogue/error-text.js';
 import { childPath, isValidTaskName } from './paths.js';
 import type { AgentResult, FirstReportValue, SpawnHandle, SpawnPolicyDecision, SpawnRequest } from './types.js';
@@ -129,6 +131,11 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
   // what the parent has left, and carved below in the step that reserves the path.
   const budget = core.budgets.spawnBudget({ role: role?.budget, host: policy?.budget, asked: request.budget, ...(role ? { roleLabel: roleLabel(role) } : {}) });
   core.budgets.precheck(path, parentPath, budget, model, core.now());
+  // A model asking for a budget above the host's threshold asks the host first.
+  const budgetRule = origin.triggeringCallId === undefined ? undefined : spawnBudgetRule(budget, core.budgets.remaining(parentPath), core.options.approvalRules);
+  if (budgetRule && origin.triggeringCallId !== undefined) {
+    await askApproval(core, { path: parentPath, toolName: AGENT_TOOL, args: request, rule: budgetRule, callId: origin.triggeringCallId }, origin.signal ?? new AbortController().signal);
+  }
   const confirmation = core.confirm({
     parentPath,
     taskName: request.task_name,

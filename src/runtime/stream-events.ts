@@ -6,6 +6,7 @@ import type { AgentResult, Delivery, Lifetime, TurnReport } from '../../machines
 import type { JsonValue } from '../dialogue/entry.js';
 import type { Usage } from '../model/adapter.js';
 import type { StoreError } from '../store/types.js';
+import type { ApprovalAnswer, ApprovalRequest } from './tool-types.js';
 
 /** A piece of a model reply as it is produced (see `SampleContext.onDelta`). */
 export interface TextDeltaEvent {
@@ -155,6 +156,21 @@ export interface LaggedEvent {
  * }
  * ```
  */
+/** A call asks for the host's approval (`runtime.answerApproval` answers it). */
+export interface ApprovalRequestedEvent {
+  readonly type: 'approval-requested';
+  /** The agent making the call. */
+  readonly path: string;
+  readonly request: ApprovalRequest;
+}
+
+/** An approval request was answered or withdrawn, once per request. */
+export interface ApprovalAnsweredEvent {
+  readonly type: 'approval-answered';
+  readonly path: string;
+  readonly answer: ApprovalAnswer;
+}
+
 export type RuntimeStreamEvent =
   | TextDeltaEvent
   | ReasoningDeltaEvent
@@ -168,6 +184,8 @@ export type RuntimeStreamEvent =
   | TurnEndedEvent
   | RetryStreamEvent
   | BudgetWarningEvent
+  | ApprovalRequestedEvent
+  | ApprovalAnsweredEvent
   | HaltedEvent
   | LaggedEvent;
 

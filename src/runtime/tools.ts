@@ -13,9 +13,10 @@ import { coordinationCall } from '../../machines/coordination.js';
 import { spawnSubagent } from './spawn.js';
 import { checkToolCall } from '../policy/tool-permissions.js';
 import { errorText } from '../dialogue/error-text.js';
-import { raceAbort } from '../model/abort.js';
 import { PERMISSION_MODE_RULES } from '../policy/permission-mode.js';
-import type { ApprovalDecision, ApprovalRequest, RuntimeTool } from './types.js';
+import type { RuntimeTool } from './types.js';
+import { describeRule, hostCallRule } from './approval-rules.js';
+import { askApproval } from './ask-approval.js';
 import { SaEvents } from '../otel/attributes.js';
 
 
@@ -99,7 +100,7 @@ async function runHostTool(core: RuntimeCore, path: string, callId: string, name
   const verdict = checkToolCall(core.registry.get(path)?.permissions ?? [], { tool: name, args: parsed.args, matcher: tool.permission, anchors: core.anchors });
   if (!verdict.ok) throw new RuntimeError('tool_not_allowed', verdict.reason);
   // Only a call that needs approval costs an asynchronous step (results keep their order).
-  if (tool.needsApproval !== undefined && tool.needsApproval !== false) await approve(core, tool, { path, tool: name, args: parsed.args, callId }, signal);
+  if ((tool.needsApproval !== undefined && tool.needsApproval !== false) || core.options.approvalRules !== undefined) await approve(core, tool, path, name, parsed.args, callId, signal);
   // At most once across a crash: a call that must not run twice runs only once the journal
   // holds it (a resume then answers it as interrupted instead of asking the model again), and
   // only while this runtime still holds the session (a node that lost its lease runs nothing).
@@ -120,34 +121,22 @@ async function runHostTool(core: RuntimeCore, path: string, callId: string, name
 }
 
 /**
- * Asks the host to approve a call when its tool needs it; throws a RuntimeError the model
- * reads when the host denies it or has no approver. An abort while waiting rejects at once
- * (the call's step was stopped, so nothing is written).
+ * Asks the host to approve a call when a rule says so (the tool's `needsApproval`, the host's
+ * `approvalRules`); throws a RuntimeError the model reads, naming the rule, when the host
+ * denies it or nobody can answer. An abort while waiting withdraws the request and rejects
+ * at once (the call's step was stopped, so nothing is written).
  */
-async function approve(core: RuntimeCore, tool: RuntimeTool, request: ApprovalRequest, signal: AbortSignal): Promise<void> {
-  const rule = tool.needsApproval;
-  if (rule === undefined || rule === false) return;
-  const needed = rule === true ? true : await raceAbort(Promise.resolve(rule(request.args, { path: request.path })), signal);
-  if (!needed) return;
+async function approve(core: RuntimeCore, tool: RuntimeTool, path: string, name: string, args: unknown, callId: string, signal: AbortSignal): Promise<void> {
+  if (tool.needsApproval === undefined || tool.needsApproval === false) {
+    if (core.options.approvalRules === undefined) return;
+  }
+  const rule = await hostCallRule({ tool, name, args, path, rules: core.options.approvalRules, grants: core.toolGrants(name), anchors: core.anchors, signal });
+  if (!rule) return;
   // A role's permissionMode decides whether its calls are asked at all.
-  const mode = core.registry.get(request.path)?.permissionMode;
+  const mode = core.registry.get(path)?.permissionMode;
   const treatment = mode === undefined ? 'as_declared' : PERMISSION_MODE_RULES[mode].callApproval;
   if (treatment === 'skip' || (treatment === 'skip_write' && (tool.capabilities ?? []).includes('write'))) return;
-  if (treatment === 'refuse') core.trace?.event(request.path, SaEvents.approval, { tool: request.tool, approved: false, reason: `permissionMode ${mode}` }, request.callId);
-  if (treatment === 'refuse') throw new RuntimeError('approval_denied', `${request.tool} needs approval, and permissionMode ${mode} refuses instead of asking`);
-  const approver = core.options.approve;
-  if (!approver) throw new RuntimeError('approval_denied', `${request.tool} needs the host's approval and no approver is configured`);
-  let decision: ApprovalDecision;
-  try {
-    decision = await raceAbort(Promise.resolve(approver(Object.freeze(request), signal)), signal);
-  } catch (error) {
-    if (signal.aborted) throw error;
-    throw new RuntimeError('approval_failed', `asking the host to approve ${request.tool} failed: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  const approved = typeof decision === 'boolean' ? decision : decision?.approved === true;
-  const why = typeof decision === 'object' && decision !== null && decision.reason ? decision.reason : undefined;
-  core.trace?.event(request.path, SaEvents.approval, { tool: request.tool, approved, reason: why }, request.callId);
-  if (approved) return;
-  const reason = why ? `: ${why}` : '';
-  throw new RuntimeError('approval_denied', `the host denied this call of ${request.tool}${reason}`);
+  if (treatment === 'refuse') core.trace?.event(path, SaEvents.approval, { tool: name, approved: false, reason: `permissionMode ${mode}` }, callId);
+  if (treatment === 'refuse') throw new RuntimeError('approval_denied', `${name} needs approval (${describeRule(rule)}), and permissionMode ${mode} refuses instead of asking`);
+  await askApproval(core, { path, toolName: name, args, rule, callId }, signal);
 }

@@ -71,6 +71,8 @@ export const RECORD_TYPES: ReadonlySet<string> = new Set([
   'result',
   'release',
   'cancel',
+  'approval',
+  'approval-answer',
 ]);
 
 /** The header record of a new session. */

@@ -15,7 +15,7 @@ import type { Entry, UserOrigin } from '../dialogue/entry.js';
 import type { DialogueView } from '../dialogue/types.js';
 import type { Usage } from '../model/adapter.js';
 import { requestHeadHash } from '../request/serialize.js';
-import type { AdvanceRecord, CancelRecord, SessionRecord, SpawnRecord } from './records.js';
+import type { AdvanceRecord, ApprovalAnswerRecord, ApprovalRecord, CancelRecord, SessionRecord, SpawnRecord } from './records.js';
 import type { AgentImage, SessionImage } from './replay.js';
 import type { JournalRecord, SessionStore } from './types.js';
 
@@ -162,6 +162,11 @@ export class SessionJournal {
   /** A cancellation is about to stop these agents (see {@link CancelRecord}). */
   cancelling(record: Omit<CancelRecord, 'type'>): void {
     this.append({ type: 'cancel', ...record });
+  }
+
+  /** A call asks for approval, or was answered (see {@link ApprovalRecord}). */
+  approval(record: ApprovalRecord | ApprovalAnswerRecord): void {
+    this.append(record);
   }
 
   /** An agent settled: its last entries, its result, then the release of its path and slot. */

@@ -61,6 +61,8 @@ export class JournalReader {
         this.entryIds.set(path as string, new Set());
         return;
       }
+      // A withdrawal may follow its agent's result (the cancellation that settled it withdrew it).
+      case 'approval-answer':
       case 'cancel':
         if (phase === undefined) refuse(`names ${named}, which no earlier descriptor spawned`);
         return;

@@ -113,5 +113,34 @@ export interface CancelRecord {
   readonly call?: { readonly by: string; readonly callId: string };
 }
 
+/**
+ * A call asked for the host's approval (written when it is asked): a resume asks it again
+ * under the same id and order, unless an {@link ApprovalAnswerRecord} follows.
+ */
+export interface ApprovalRecord {
+  readonly type: 'approval';
+  readonly id: string;
+  /** Its place in the session's order of requests (`ApprovalRequest.seq`; `seq` is the line's). */
+  readonly order: number;
+  readonly path: string;
+  readonly role: string | null;
+  readonly toolName: string;
+  readonly args: unknown;
+  readonly rule: { readonly kind: string; readonly [key: string]: unknown };
+  readonly callId: string;
+  readonly turn: number;
+}
+
+/** An approval request was answered (or withdrawn: its agent or turn was cancelled). */
+export interface ApprovalAnswerRecord {
+  readonly type: 'approval-answer';
+  readonly id: string;
+  /** The agent whose call it was. */
+  readonly path: string;
+  readonly approved: boolean;
+  readonly reason?: string;
+  readonly by: 'callback' | 'host' | 'withdrawn' | 'failed';
+}
+
 /** Any record after the header. */
-export type SessionRecord = BlobRecord | SpawnRecord | AdvanceRecord | HookRecord | BackgroundRecord | ResultRecord | ReleaseRecord | CancelRecord;
+export type SessionRecord = BlobRecord | SpawnRecord | AdvanceRecord | HookRecord | BackgroundRecord | ResultRecord | ReleaseRecord | CancelRecord | ApprovalRecord | ApprovalAnswerRecord;

@@ -6,7 +6,7 @@
 import type { AgentResult, InboxItem } from '../../machines/agent.types.js';
 import type { Entry, UserOrigin } from '../dialogue/entry.js';
 import { ZERO_USAGE, type Usage } from '../model/adapter.js';
-import type { AdvanceRecord, CancelRecord, SessionRecord, SpawnRecord } from './records.js';
+import type { AdvanceRecord, ApprovalAnswerRecord, ApprovalRecord, CancelRecord, SessionRecord, SpawnRecord } from './records.js';
 import { StoreError, type JournalRecord } from './types.js';
 
 /** One agent as the journal left it. */
@@ -43,6 +43,14 @@ export interface SessionImage {
   readonly records: number;
   /** Cancellations, in the order they began. */
   readonly cancels: readonly CancelRecord[];
+  /** Approval requests by id, in the order they were asked, each with its answer if journaled. */
+  readonly approvals: ReadonlyMap<string, JournaledApproval>;
+}
+
+/** An approval request as the journal holds it. */
+export interface JournaledApproval {
+  readonly request: ApprovalRecord;
+  answer: ApprovalAnswerRecord | undefined;
 }
 
 const INBOX_ORIGINS: ReadonlySet<string> = new Set(['person', 'message', 'notice']);
@@ -56,6 +64,7 @@ export function replayJournal(records: readonly JournalRecord[], location: strin
   const agents = new Map<string, AgentImage>();
   const blobs = new Map<string, unknown>();
   const cancels: CancelRecord[] = [];
+  const approvals = new Map<string, JournaledApproval>();
   // `${parent}\n${callId}` → subagent path, to recognise the Agent call that delivered a result.
   const byCall = new Map<string, string>();
   const agentOf = (path: unknown, index: number): AgentImage => {
@@ -113,11 +122,23 @@ export function replayJournal(records: readonly JournalRecord[], location: strin
         agentOf(record.path, i);
         cancels.push(record);
         break;
+      case 'approval':
+        agentOf(record.path, i);
+        // A resume asks a pending request again, under the same id: the first record stays.
+        if (!approvals.has(record.id)) approvals.set(record.id, { request: record, answer: undefined });
+        break;
+      case 'approval-answer': {
+        agentOf(record.path, i);
+        const asked = approvals.get(record.id);
+        if (!asked) throw new StoreError('corrupt_journal', `${location}: record ${i + 1} answers approval ${JSON.stringify(record.id)}, which no earlier record asked`);
+        asked.answer ??= record;
+        break;
+      }
       default:
         throw new StoreError('corrupt_journal', `${location}: record ${i + 1} has the foreign type ${JSON.stringify((record as JournalRecord).type)}`);
     }
   }
-  return { sessionId: header['sessionId'], agents, blobs, records: records.length, cancels };
+  return { sessionId: header['sessionId'], agents, blobs, records: records.length, cancels, approvals };
 }
 
 function advance(agent: AgentImage, record: AdvanceRecord, agents: ReadonlyMap<string, AgentImage>, byCall: ReadonlyMap<string, string>): void {

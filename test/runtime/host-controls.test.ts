@@ -86,7 +86,7 @@ describe('per-tool-call approval', () => {
     });
     const rt = createRuntime({ model, tools: [deploy], approve: (r) => (asked.push(r), { approved: false, reason: 'freeze week' }) });
     await rt.prompt('ship it');
-    expect(asked).toEqual([{ path: '/root', tool: 'deploy', args: { env: 'prod' }, callId: 'prod' }]);
+    expect(asked).toEqual([{ id: '/root#prod', seq: 1, path: '/root', role: undefined, toolName: 'deploy', args: { env: 'prod' }, rule: { kind: 'needsApproval' }, callId: 'prod', turn: 0 }]);
     const results = toolResults(model.calls[1]!.request.messages.toArray());
     expect(results.get('staging')).toEqual({ content: 'deployed staging', isError: false });
     expect(results.get('prod')).toMatchObject({ isError: true, content: expect.stringMatching(/approval_denied.*freeze week/) });
@@ -96,7 +96,7 @@ describe('per-tool-call approval', () => {
     const always = defineRuntimeTool({ name: 'wipe', description: 'Wipes.', schema: z.object({}), needsApproval: true, execute: () => 'wiped' });
     const model = scriptedModel({ '/root/cleaner': { 0: [{ toolCalls: [{ name: 'wipe', id: 'w' }] }, { text: 'ok' }] } });
     const asked: string[] = [];
-    const rt = createRuntime({ model, tools: [always], approve: ({ path, tool }) => (asked.push(`${path}:${tool}`), true) });
+    const rt = createRuntime({ model, tools: [always], approve: ({ path, toolName }) => (asked.push(`${path}:${toolName}`), true) });
     await (await rt.spawn('/root', { task_name: 'cleaner', message: 'clean' })).result;
     expect(asked).toEqual(['/root/cleaner:wipe']);
     expect(toolResults(rt.transcript('/root/cleaner')!.log.toArray()).get('w')).toEqual({ content: 'wiped', isError: false });
