@@ -29,17 +29,21 @@ import type { ModelRequest } from '../request/types.js';
 import type { RuntimeCore } from './core.js';
 import type { Compaction, CoreBuilders } from './core-builders.js';
 import { requestOf } from './requests.js';
-import { answeredCall, executeToolWithEvents } from './tool-events.js';
+import { answeredCall, cancelledBeforeRun, executeToolWithEvents } from './tool-events.js';
 import { deltaSink, type DeltaSink } from './delta-sink.js';
 import { errorText } from '../dialogue/error-text.js';
 import { normalizeResponse, normalizeSummary } from '../model/normalize.js';
 import { requestSettingsOf, withRetries } from './model-request.js';
+import { sliceYield } from './slices.js';
 import { failureCode, providerOf } from './telemetry.js';
 import { traceChatEnd, traceChatStart } from '../../machines/agent-trace.js';
 import { classifyFailure } from '../model/transient.js';
 import { SaEvents } from '../otel/attributes.js';
 import { BudgetError } from '../policy/budget.js';
 import type { Usage } from '../request/usage.js';
+
+/** Steps (by their shared signal) whose first call has started: the others may wait for a later slice. */
+const stepStarted = new WeakSet<AbortSignal>();
 
 /** The empty reply of a request the budget refused (the machine reads `budgetStop` instead). */
 const NO_REPLY: ModelResponse = Object.freeze({ text: '', toolCalls: Object.freeze([]), usage: ZERO_USAGE });
@@ -153,6 +157,9 @@ export function createAgentLogic(core: RuntimeCore) {
         // that answers without I/O would otherwise keep the loop in microtasks for the whole
         // turn. (node:timers is used because test fake timers replace only the globals.)
         if (input.step > 0) await nextMacrotask();
+        // A large fan-out's requests wait for a later turn once this one has run its slice.
+        const wait = sliceYield();
+        if (wait) await wait;
         throwIfAborted(signal);
         const compaction = await maybeCompact(core, input, signal);
         const dialogue = compaction ? input.dialogue.append(compaction.entry) : input.dialogue;
@@ -171,7 +178,14 @@ export function createAgentLogic(core: RuntimeCore) {
           if (hold) core.budgets.afterRequest(hold, charged);
         }
       }),
-      runToolCalls: toolStepLogic((input, signal) => executeToolWithEvents(core, input, signal, 'by-machine')),
+      runToolCalls: toolStepLogic((input, signal) => {
+        // A reply with many calls starts them over several turns once this one has run its
+        // slice; its first call starts at once (the request before it was a yield point).
+        const wait = stepStarted.has(signal) ? sliceYield() : (stepStarted.add(signal), undefined);
+        if (!wait) return executeToolWithEvents(core, input, signal, 'by-machine');
+        // A call whose step was stopped while it waited never runs.
+        return wait.then(() => (signal.aborted ? cancelledBeforeRun(core, input) : executeToolWithEvents(core, input, signal, 'by-machine')));
+      }),
     },
     actions: {
       // The call's result as written: the actor's snapshot still shows the dialogue before it.

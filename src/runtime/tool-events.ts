@@ -54,6 +54,21 @@ export function answeredCall(core: RuntimeCore, path: string, answer: { readonly
   finish(answer.content, answer.isError);
 }
 
+/**
+ * A call its step stopped before it ran (it waited for a later slice of the event loop): it
+ * never runs, and the stream shows it started and finished as cancelled like any stopped call.
+ */
+export function cancelledBeforeRun(core: RuntimeCore, input: ToolInput): ToolOutcome {
+  const outcome: ToolOutcome = { content: CANCELLED_CALL, isError: true };
+  if (!core.stream.active && !core.trace) return outcome;
+  const { path, call } = input;
+  core.publish({ type: 'tool-call-started', path, callId: call.id, toolName: call.name, args: call.arguments });
+  core.trace?.toolStarted({ path, callId: call.id, toolName: call.name, args: call.arguments });
+  core.publish({ type: 'tool-call-finished', path, callId: call.id, toolName: call.name, content: outcome.content, isError: true, cancelled: true });
+  core.trace?.toolEnded(path, call.id, { content: outcome.content, isError: true, cancelled: true, errorCode: outcomeCode(outcome.content, true) });
+  return outcome;
+}
+
 /** Runs a tool call like `executeTool`, publishing its start and finish while anyone iterates events. */
 export async function executeToolWithEvents(core: RuntimeCore, input: ToolInput, signal: AbortSignal, answers: CallAnswers = 'awaited'): Promise<ToolStepOutcome> {
   // Without an iterator or a tracer the call costs what it did before streaming existed.
