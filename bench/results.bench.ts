@@ -2,7 +2,8 @@
  * What a result costs the parent model, measured through the runtime:
  * - `tokens.result_overhead_bytes`: bytes of metadata the parent model receives with one
  *   subagent result under the default metadata (the tool result's bytes minus the answer's
- *   own JSON string). Budget: 120.
+ *   own JSON string). Budget: 170 (agent_id, context, elapsed_ms, status, stop_reason and
+ *   session_id; a role name adds its length).
  */
 import { canonicalJson } from '../src/request/canonical.js';
 import { scriptedModel } from '../src/model/scripted.js';

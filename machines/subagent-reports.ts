@@ -10,9 +10,10 @@ import type { Usage } from '../src/request/usage.js';
 import { canonicalJson } from '../src/request/canonical.js';
 
 /**
- * A metadata field the parent model can be shown with a subagent's result. Fields a run
- * cannot reproduce (`elapsed_ms`, `session_id`, `tree_id`) make two identical sessions send
- * different bytes to the model, which defeats its prompt cache; they are never on by default.
+ * A metadata field the parent model can be shown with a subagent's result. Every field is
+ * reproducible: `elapsed_ms` comes from the runtime's clock (a manual clock gives the same
+ * figure every run) and `session_id` from the tree's id, so two identical sessions send the
+ * model the same bytes and its prompt cache still serves the second.
  */
 export type ResultMetadataField =
   | 'agent_id'
@@ -30,10 +31,12 @@ export type ResultMetadataField =
   | 'prefix';
 
 /**
- * What the parent model sees with each result by default: who answered, how it ended, and the
- * error when there is one (the fields that change what the parent does next).
+ * What the parent model sees with each result by default, as the context-modes design record
+ * says: who answered (`agent_id`, and `role` when the subagent runs an agent definition), what
+ * it saw (`context`), how long it took (`elapsed_ms`), how it ended (`status`, `stop_reason`,
+ * `error` when there is one) and its own `session_id`.
  */
-export const DEFAULT_RESULT_METADATA: readonly ResultMetadataField[] = Object.freeze(['agent_id', 'status', 'stop_reason', 'error']);
+export const DEFAULT_RESULT_METADATA: readonly ResultMetadataField[] = Object.freeze(['agent_id', 'role', 'context', 'elapsed_ms', 'status', 'stop_reason', 'session_id', 'error']);
 
 /** The metadata a parent model sees: chosen fields, or the host's own function of the result. */
 export type ResultMetadata = readonly ResultMetadataField[] | ((result: AgentResult) => Readonly<Record<string, JsonValue>>);
@@ -58,7 +61,7 @@ const FIELDS: { readonly [K in ResultMetadataField]: (result: AgentResult) => Fi
   status: (r) => r.status,
   stop_reason: (r) => r.stopReason,
   error: (r) => r.error,
-  role: (r) => r.role ?? null,
+  role: (r) => r.role,
   context: (r) => r.context,
   turns: (r) => r.turns,
   elapsed_ms: (r) => Math.round(r.elapsedMs),
@@ -111,12 +114,43 @@ export function resultToolContent(result: AgentResult, choice: ResultMetadata = 
   return canonicalJson({ ...resultMetadata(result, choice), result: answerOf(result) });
 }
 
-/** The Agent tool's immediate receipt for parent delivery. */
-export function receiptToolContent(input: { path: string; context: string; lifetime: string }): string {
+/** What a parent-delivery receipt can say about a subagent that has just started. */
+export interface ReceiptInput {
+  readonly path: string;
+  readonly role: string | undefined;
+  readonly context: string;
+  readonly lifetime: string;
+  /** The subagent's own session id (unknown only when its record is already gone). */
+  readonly sessionId: string | undefined;
+  readonly treeId: string;
+}
+
+/** The metadata fields a receipt can fill in: those known when a subagent starts. */
+const RECEIPT_FIELDS: { readonly [K in ResultMetadataField]?: (input: ReceiptInput) => FieldValue } = {
+  agent_id: (i) => i.path,
+  role: (i) => i.role,
+  context: (i) => i.context,
+  session_id: (i) => i.sessionId,
+  tree_id: (i) => i.treeId,
+};
+
+/**
+ * The Agent tool's immediate receipt for parent delivery. It follows the host's metadata
+ * choice: of the chosen fields it shows those known at the start (`agent_id`, `role`,
+ * `context`, `session_id`, `tree_id`), with `status: "started"` and the lifetime. A choice
+ * that is a function describes results only; the receipt then names just the agent.
+ */
+export function receiptToolContent(input: ReceiptInput, choice: ResultMetadata = DEFAULT_RESULT_METADATA): string {
+  const out: Record<string, JsonValue> = { agent_id: input.path };
+  if (typeof choice !== 'function') {
+    for (const field of choice) {
+      const value = RECEIPT_FIELDS[field]?.(input);
+      if (value !== undefined) out[field] = value;
+    }
+  }
   return canonicalJson({
-    agent_id: input.path,
+    ...out,
     status: 'started',
-    context: input.context,
     lifetime: input.lifetime,
     note: 'The result will arrive later as a message from the runtime; you can continue meanwhile.',
   });

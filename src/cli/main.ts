@@ -34,6 +34,8 @@ export interface CliIo {
   readonly pageDir?: string;
   /** Where the script's latencies are waited out (default the system clock; tests pass `manualClock()`). */
   readonly clock?: Clock;
+  /** Time source for elapsed times (default `Date.now`; tests that compare runs pass a fixed one). */
+  readonly now?: () => number;
   /** Called once the `--view` viewer is served (tests open it from here). */
   readonly onViewer?: (viewer: ServedViewer) => void;
 }
@@ -120,6 +122,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         ...(inspect ? { inspect } : {}),
         ...(io.signal ? { signal: io.signal } : {}),
         ...(io.clock ? { clock: io.clock } : {}),
+        ...(io.now ? { now: io.now } : {}),
         ...(journal ? { store: journal, resume: args.resume !== undefined } : {}),
         ...(tracing ? { telemetry: tracing.telemetry } : {}),
       });

@@ -33,7 +33,7 @@ import type { PathAnchors } from '../policy/permission-pattern.js';
 import { toolCapabilities } from '../policy/capabilities.js';
 import { resolveModelName } from '../policy/model-alias.js';
 import { Confirmer, type ConfirmInput } from './confirm.js';
-import { checkResultMetadata, configureReports, reportPresenter, type ReportPresenter, type ResultMetadata } from '../../machines/subagent-reports.js';
+import { checkResultMetadata, configureReports, receiptToolContent, reportPresenter, type ReportPresenter, type ResultMetadata } from '../../machines/subagent-reports.js';
 import { UsageLedger, type UsageAccount } from './usage-ledger.js';
 import { RuntimeBudgets } from './budgets.js';
 import { ApprovalDesk } from './approvals.js';
@@ -51,6 +51,7 @@ import type { TraceBuilder } from '../otel/trace-builder.js';
 import type { SpanRef } from '../otel/types.js';
 import { tracingFor } from '../otel/load.js';
 import { traceAgentEnd, traceAgentStart } from '../../machines/agent-trace.js';
+import { AgentSessionIds } from './agent-session-ids.js';
 
 type Listener<K extends keyof RuntimeEvents> = (event: RuntimeEvents[K]) => void;
 
@@ -82,6 +83,8 @@ export class RuntimeCore {
   readonly roles: Roles;
   readonly logic: AgentLogic;
   readonly sessionId: string;
+  /** Issues the agents' own session ids (deterministic for a given tree id). */
+  private readonly sessionIds: AgentSessionIds;
   readonly now: () => number;
   /** What request timeouts and retry waits sleep on. */
   readonly clock: Clock;
@@ -141,6 +144,7 @@ export class RuntimeCore {
     if (options.retry !== undefined) checkRetryPolicy(options.retry, 'RuntimeOptions.retry');
     if (options.requestTimeoutMs !== undefined) checkRequestTimeout(options.requestTimeoutMs, 'RuntimeOptions.requestTimeoutMs');
     this.sessionId = options.store?.sessionId ?? options.sessionId ?? `session_${nanoid(12)}`;
+    this.sessionIds = new AgentSessionIds(this.sessionId, image?.agents.size ?? 0);
     this.trace = tracingFor(options.telemetry);
     this.journal = options.store ? new SessionJournal(options.store, image) : undefined;
     this.replayed = image?.agents;
@@ -261,9 +265,17 @@ export class RuntimeCore {
     return this.retention.get(path)?.result.sessionId;
   }
 
+  /** The parent-delivery receipt of a subagent that has just started, under the host's metadata choice. */
+  receiptOf(path: string, lifetime: string): string {
+    const record = this.registry.get(path);
+    const retained = record ? undefined : this.retention.get(path)?.result;
+    const input = { path, role: record ? record.role : retained?.role, context: record?.contextLabel ?? retained?.context ?? '', lifetime, sessionId: this.sessionIdOf(path), treeId: this.sessionId };
+    return receiptToolContent(input, this.resultMetadata);
+  }
+
   /** A new agent's own session id (the tree's id is {@link sessionId}). */
   agentSessionId(): string {
-    return `agent_${nanoid(12)}`;
+    return this.sessionIds.issue();
   }
 
   /** Opens the usage account of an agent about to start (under its parent's account). */

@@ -414,7 +414,10 @@ class Restorer {
         const content = `Error (interrupted): the session stopped while this "${call.name}" call was running, so whether it took effect is unknown; check before repeating it.`;
         r.actor.send({ type: 'tool.result', callId: call.id, toolName: call.name, content, isError: true });
       } else if (child.spawn.input['delivery'] === 'parent') {
-        const content = receiptToolContent({ path: child.spawn.path, context: String(child.spawn.input['contextLabel']), lifetime: String(child.spawn.input['lifetime']) });
+        const input = child.spawn.input;
+        const role = typeof input['role'] === 'string' ? input['role'] : undefined;
+        const receipt = { path: child.spawn.path, role, context: String(input['contextLabel']), lifetime: String(input['lifetime']), sessionId: String(input['sessionId']), treeId: this.core.sessionId };
+        const content = receiptToolContent(receipt, this.core.resultMetadata);
         r.actor.send({ type: 'tool.result', callId: call.id, toolName: 'Agent', content, isError: false });
       }
       // A caller-delivery subagent answers through its first report (listenForFirstReports);

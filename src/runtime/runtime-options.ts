@@ -196,9 +196,11 @@ export interface RuntimeOptions {
   readonly maxOutputTokens?: number;
   /**
    * What the parent model sees with each subagent result besides the answer: a list of fields
-   * (default `DEFAULT_RESULT_METADATA`: agent id, status, stop reason, and the error when there
-   * is one), or a function that builds the object. Hosts always get the full `AgentResult`.
-   * An unknown field name throws a `TypeError`.
+   * (default `DEFAULT_RESULT_METADATA`: agent id, role when there is one, context, elapsed
+   * milliseconds from `now`, status, stop reason, the subagent's own session id, and the error
+   * when there is one), or a function that builds the object. A parent-delivery receipt shows
+   * the listed fields known at the start. Hosts always get the full `AgentResult`. An unknown
+   * field name throws a `TypeError`.
    *
    * @example
    * ```ts

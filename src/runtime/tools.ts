@@ -8,7 +8,7 @@ import { isBuiltinTool, parseToolArguments } from '../request/tools.js';
 import { refusedArgumentsText } from '../request/tool-call-admission.js';
 import type { RuntimeCore } from './core.js';
 import { errorCode, RuntimeError } from './errors.js';
-import { firstTurnToolContent, receiptToolContent } from '../../machines/subagent-reports.js';
+import { firstTurnToolContent } from '../../machines/subagent-reports.js';
 import { coordinationCall } from '../../machines/coordination.js';
 import { spawnSubagent } from './spawn.js';
 import { checkToolCall } from '../policy/tool-permissions.js';
@@ -74,7 +74,7 @@ async function dispatch(core: RuntimeCore, { path, call }: ToolInput, signal: Ab
         { triggeringCallId: call.id, signal },
       );
       if (handle.delivery === 'parent') {
-        return ok(receiptToolContent({ path: handle.path, context: core.registry.get(handle.path)?.contextLabel ?? '', lifetime: handle.lifetime }));
+        return ok(core.receiptOf(handle.path, handle.lifetime));
       }
       // The parent's machine writes the subagent's first report as this call's result; a
       // host-run root's call (the host's own loop) awaits it here instead.

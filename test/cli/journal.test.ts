@@ -23,12 +23,14 @@ function collector() {
 async function demo(args: string[]): Promise<{ code: number; out: string; err: string }> {
   const out = collector();
   const err = collector();
-  const code = await runCli(['--latency', '0', ...args], { out: out.sink, err: err.sink });
+  // One fixed time: the metadata parents read (elapsed_ms) is the same bytes in every run.
+  const code = await runCli(['--latency', '0', ...args], { out: out.sink, err: err.sink, now: () => 0 });
   return { code, out: out.text(), err: err.text() };
 }
 
 /**
- * What must survive a crash. Elapsed times are wall-clock, and the demo's simulated provider
+ * What must survive a crash. Elapsed times are left out (the runs below keep one fixed time, so
+ * the `elapsed_ms` a parent reads is the same in all of them), and the demo's simulated provider
  * keeps its prompt cache in the process, so a resumed process starts with a cold cache: cache
  * read/write splits may differ, every other token count may not. Subagents that run at once
  * may finish in another order after a resume (their remaining work differs), so an agent's

@@ -119,7 +119,7 @@ describe('what an agent reports up', () => {
 
   it('queues the reports that reach a working parent as notices, counted, and reads them at its next request', async () => {
     const parent = driveAgent(inputFor({ path: '/root', lifetime: 'continuable' }));
-    const report = (from: string): SubagentReport => ({ kind: 'result', result: { path: from, text: `${from} done`, status: 'completed' } as AgentResult });
+    const report = (from: string): SubagentReport => ({ kind: 'result', result: { path: from, text: `${from} done`, status: 'completed', elapsedMs: 0 } as AgentResult });
     parent.send({ type: 'subagent.report', from: '/root/a', callId: null, report: report('/root/a') });
     parent.send({ type: 'subagent.report', from: '/root/b', callId: null, report: report('/root/b') });
     expect(parent.context().inbox?.size).toBe(2);

@@ -73,14 +73,24 @@ describe('result metadata', () => {
     });
   });
 
-  it('leaves out an absent error, shows a missing role as null and prefix reasons only when there are some', () => {
+  it('leaves out an absent error and a missing role, and shows prefix reasons only when there are some', () => {
     const clean: AgentResult = { ...result, error: undefined, role: undefined, prefix: { ...result.prefix, reasons: [] } };
-    expect(resultMetadata(clean, ['error', 'role', 'prefix'])).toEqual({ role: null, prefix: { shared_bytes: 900, shared_tokens: 225, shared_ratio: 0.123 } });
+    expect(resultMetadata(clean, ['error', 'role', 'prefix'])).toEqual({ prefix: { shared_bytes: 900, shared_tokens: 225, shared_ratio: 0.123 } });
   });
 
-  it('defaults to agent_id, status, stop_reason and error, and takes a function of the result as it returns it', () => {
+  it('defaults to the design record\'s fields (agent, role, context, elapsed time, ending, own session id), and takes a function of the result as it returns it', () => {
     expect(checkResultMetadata(undefined)).toBe(DEFAULT_RESULT_METADATA);
-    expect(DEFAULT_RESULT_METADATA).toEqual(['agent_id', 'status', 'stop_reason', 'error']);
+    expect(DEFAULT_RESULT_METADATA).toEqual(['agent_id', 'role', 'context', 'elapsed_ms', 'status', 'stop_reason', 'session_id', 'error']);
+    expect(resultMetadata(result, DEFAULT_RESULT_METADATA)).toEqual({
+      agent_id: '/root/finder',
+      role: 'locator',
+      context: 'all',
+      elapsed_ms: 1235,
+      status: 'failed',
+      stop_reason: 'max_steps',
+      session_id: 'sess_child',
+      error: 'stopped after 3 model requests',
+    });
     const custom = (r: AgentResult) => ({ who: r.path });
     expect(checkResultMetadata(custom)).toBe(custom);
     expect(resultMetadata(result, custom)).toEqual({ who: '/root/finder' });
@@ -95,10 +105,27 @@ describe('result metadata', () => {
   });
 });
 
+const receipt = { path: '/root/bg', role: 'scout', context: 'none', lifetime: 'one-shot', sessionId: 'sess_bg', treeId: 'sess_tree' };
+
 describe('texts the parent reads', () => {
+  it('words a receipt with the chosen fields known at the start', () => {
+    expect(receiptToolContent(receipt)).toBe(
+      '{"agent_id":"/root/bg","context":"none","lifetime":"one-shot","note":"The result will arrive later as a message from the runtime; you can continue meanwhile.","role":"scout","session_id":"sess_bg","status":"started"}',
+    );
+    expect(JSON.parse(receiptToolContent(receipt, ['agent_id', 'tree_id', 'usage', 'elapsed_ms']))).toEqual({
+      agent_id: '/root/bg',
+      tree_id: 'sess_tree',
+      status: 'started',
+      lifetime: 'one-shot',
+      note: expect.any(String),
+    });
+    // A function describes results; the receipt then names just the agent.
+    expect(Object.keys(JSON.parse(receiptToolContent({ ...receipt, role: undefined }, () => ({ who: 'x' }))))).toEqual(['agent_id', 'lifetime', 'note', 'status']);
+  });
+
   it('answers an Agent call with the metadata and the answer, the structured value when there is one', () => {
     expect(resultToolContent(result)).toBe(
-      '{"agent_id":"/root/finder","error":"stopped after 3 model requests","result":"found it","status":"failed","stop_reason":"max_steps"}',
+      '{"agent_id":"/root/finder","context":"all","elapsed_ms":1235,"error":"stopped after 3 model requests","result":"found it","role":"locator","session_id":"sess_child","status":"failed","stop_reason":"max_steps"}',
     );
     expect(resultToolContent({ ...result, value: { line: 4 } }, ['agent_id'])).toBe('{"agent_id":"/root/finder","result":{"line":4}}');
   });
@@ -106,10 +133,10 @@ describe('texts the parent reads', () => {
   it('wraps notices in tags, and words receipts, first turns and cancellations', () => {
     expect(settlementNotice(result, ['agent_id'])).toBe('<subagent_result>\n{"agent_id":"/root/finder","result":"found it"}\n</subagent_result>');
     expect(turnNotice(turn)).toBe('<subagent_turn>\n{"agent_id":"/root/helper","result":"turn answer","status":"idle","turn":3}\n</subagent_turn>');
-    expect(JSON.parse(receiptToolContent({ path: '/root/bg', context: 'none', lifetime: 'one-shot' }))).toMatchObject({ agent_id: '/root/bg', status: 'started', context: 'none', lifetime: 'one-shot' });
+    expect(JSON.parse(receiptToolContent(receipt))).toMatchObject({ agent_id: '/root/bg', status: 'started', context: 'none', lifetime: 'one-shot' });
     expect(JSON.parse(firstTurnToolContent({ path: '/root/c', text: 'hi', turn: 0 }))).toMatchObject({ agent_id: '/root/c', status: 'idle', turn: 0, result: 'hi' });
     // The notes tell the parent model what it can do next.
-    expect(JSON.parse(receiptToolContent({ path: '/root/bg', context: 'none', lifetime: 'one-shot' })).note).toMatch(/result will arrive later.*continue meanwhile/);
+    expect(JSON.parse(receiptToolContent(receipt)).note).toMatch(/result will arrive later.*continue meanwhile/);
     expect(JSON.parse(firstTurnToolContent({ path: '/root/c', text: 'hi', turn: 0 })).note).toMatch(/send_message.*close_agent/);
     expect(cancelToolContent([{ path: '/root/a/b', state: 'running.idle' }, { path: '/root/a', state: 'running.working.sampling' }])).toBe(
       '{"cancelled":[{"agent_id":"/root/a/b","state":"running.idle"},{"agent_id":"/root/a","state":"running.working.sampling"}]}',

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, toPromise, type AnyActorRef } from 'xstate';
 import { delegatingAgent, type ModelFunction } from '../../machines/index.js';
+import { configureReports, reportPresenter, type ResultMetadataField } from '../../machines/subagent-reports.js';
 import type { AgentContext, TurnReport } from '../../machines/agent.types.js';
 import type { Entry, JsonValue, ToolCall } from '../../src/dialogue/entry.js';
 import type { DialogueView } from '../../src/dialogue/types.js';
@@ -88,6 +89,12 @@ function held(hold: boolean | undefined): { wait: () => Promise<void>; open: () 
 
 const ending = (e: { status: string; stopReason: string; error?: string | undefined }): string => JSON.stringify([e.status, e.stopReason, e.error ?? null]);
 
+/**
+ * The result metadata both hosts agree on byte for byte. Elapsed times and session ids are
+ * each host's own (their clocks and id schemes differ), so the table leaves them out.
+ */
+const SHARED_METADATA: readonly ResultMetadataField[] = ['agent_id', 'role', 'context', 'status', 'stop_reason', 'error'];
+
 async function onDelegatingAgent(s: Scenario): Promise<Observed> {
   const seen = observer();
   const summaries = held(s.holdSummary);
@@ -103,14 +110,18 @@ async function onDelegatingAgent(s: Scenario): Promise<Observed> {
   const logic = agents.logic.provide({ actions: { reportTurn: (_, { report }) => void turns.push(report) } });
   const path = s.hostSpawn ? '/root/w' : '/root';
   if (s.root === 'one-shot') {
-    const root = createActor(logic, { input: agents.input({ task: 'Coordinate the work', model: 'm', path }) }).start();
+    const root = createActor(logic, { input: agents.input({ task: 'Coordinate the work', model: 'm', path }) });
+    configureReports(root.system, { presenter: reportPresenter(SHARED_METADATA) });
+    root.start();
     const done = toPromise(root);
     if (s.holdSummary) await settledOnce(root, () => answeredCalls((root.getSnapshot().context as AgentContext).dialogue) >= 2);
     summaries.open();
     const result = await done;
     return { answers: seen.answers, ending: ending(result) };
   }
-  const root = createActor(logic, { input: agents.input({ model: 'm' }) }).start();
+  const root = createActor(logic, { input: agents.input({ model: 'm' }) });
+  configureReports(root.system, { presenter: reportPresenter(SHARED_METADATA) });
+  root.start();
   root.send({ type: 'inbox', item: { text: 'Coordinate the work', origin: { kind: 'person' } } });
   await settledOnce(root, () => turns.length > 0);
   summaries.open();
@@ -132,7 +143,7 @@ async function onCreateRuntime(s: Scenario): Promise<Observed> {
     },
   };
   const inspected = new Set<() => void>();
-  const rt = createRuntime({ model, modelId: 'm', summarizer, retry: { maxRetries: 0 }, inspect: () => inspected.forEach((f) => f()) });
+  const rt = createRuntime({ model, modelId: 'm', summarizer, retry: { maxRetries: 0 }, resultMetadata: SHARED_METADATA, inspect: () => inspected.forEach((f) => f()) });
   try {
     if (s.hostSpawn) {
       const handle = await rt.spawn('/root', { task_name: 'w', message: 'Coordinate the work' }, { lifetime: 'one-shot' });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { scriptedModel } from '../../src/model/scripted.js';
+import { manualClock } from '../../src/model/clock.js';
 import { createRuntime } from '../../src/runtime/runtime.js';
 import { serializeRequest } from '../../src/request/serialize.js';
 import type { Script } from '../../src/model/script.js';
@@ -33,10 +34,31 @@ async function run(options: Partial<RuntimeOptions> = {}, script: Script = oneSp
 }
 
 describe('what the parent model sees', () => {
-  it('by default: the answer, the agent id, the status and the stop reason, nothing volatile', async () => {
-    const { model } = await run();
+  it('by default: the answer, agent id, role, context, elapsed time, ending and own session id', async () => {
+    // A clock that moves 2.5 ms each time it is read: elapsed_ms is its figure, rounded.
+    let t = 100;
+    const { model, rt } = await run({ now: () => (t += 2.5) });
     const seen = JSON.parse(toolResultSeen(model, '/root', 'c1')) as Record<string, unknown>;
-    expect(seen).toEqual({ agent_id: '/root/research', status: 'completed', stop_reason: 'completed', result: 'found it' });
+    const full = await rt.result('/root/research');
+    expect(seen).toEqual({
+      agent_id: '/root/research',
+      role: 'r',
+      context: 'none',
+      elapsed_ms: Math.round(full.elapsedMs),
+      status: 'completed',
+      stop_reason: 'completed',
+      session_id: full.sessionId,
+      result: 'found it',
+    });
+    expect(Number.isInteger(seen['elapsed_ms'])).toBe(true);
+    expect(seen['elapsed_ms']).toBeGreaterThan(0);
+    expect(seen['session_id']).toBe(rt.sessionIdOf('/root/research'));
+  });
+
+  it('leaves the role out when the subagent has none', async () => {
+    const script: Script = { ...oneSpawn, '/root': { 0: [{ toolCalls: [{ id: 'c1', name: 'Agent', arguments: { task_name: 'research', message: 'look' } }] }, { text: 'done' }] } };
+    const { model } = await run({}, script);
+    expect(Object.keys(JSON.parse(toolResultSeen(model, '/root', 'c1')) as object).sort()).toEqual(['agent_id', 'context', 'elapsed_ms', 'result', 'session_id', 'status', 'stop_reason']);
   });
 
   it('adds the error when a subagent failed, since it changes what the parent does next', async () => {
@@ -62,19 +84,34 @@ describe('what the parent model sees', () => {
     expect(full.elapsedMs).toBeGreaterThanOrEqual(0);
   });
 
-  it('the settlement notice of parent delivery carries the same compact metadata', async () => {
+  it('the receipt and the settlement notice of parent delivery carry the same metadata', async () => {
     const script: Script = {
-      '/root': { 0: [{ toolCalls: [{ id: 'c1', name: 'Agent', arguments: { task_name: 'bg', message: 'work' } }] }, { text: 'waiting' }], 1: [{ text: 'got it' }] },
+      '/root': { 0: [{ toolCalls: [{ id: 'c1', name: 'Agent', arguments: { task_name: 'bg', message: 'work', role: 'r' } }] }, { text: 'waiting' }], 1: [{ text: 'got it' }] },
       '/root/bg': { 0: [{ text: 'background result' }] },
     };
-    const { model } = await run({ defaults: { delivery: 'parent' } }, script);
+    let t = 0;
+    const { model, rt } = await run({ defaults: { delivery: 'parent' }, now: () => (t += 4) }, script);
+    const full = await rt.result('/root/bg');
     const notice = model.calls
       .filter((c) => c.agentPath === '/root')
       .flatMap((c) => c.request.messages.toArray())
       .find((e) => e.kind === 'user' && e.origin.kind === 'notice');
     expect(notice?.kind === 'user' && notice.text).toBe(
-      '<subagent_result>\n{"agent_id":"/root/bg","result":"background result","status":"completed","stop_reason":"completed"}\n</subagent_result>',
+      `<subagent_result>\n{"agent_id":"/root/bg","context":"none","elapsed_ms":${full.elapsedMs},"result":"background result","role":"r","session_id":"${full.sessionId}","status":"completed","stop_reason":"completed"}\n</subagent_result>`,
     );
+    // The receipt shows the chosen fields known at the start.
+    expect(JSON.parse(toolResultSeen(model, '/root', 'c1'))).toEqual({
+      agent_id: '/root/bg',
+      role: 'r',
+      context: 'none',
+      session_id: full.sessionId,
+      status: 'started',
+      lifetime: 'one-shot',
+      note: 'The result will arrive later as a message from the runtime; you can continue meanwhile.',
+    });
+    // A narrower choice narrows the receipt too.
+    const narrow = await run({ defaults: { delivery: 'parent' }, resultMetadata: ['agent_id', 'status'] }, script);
+    expect(Object.keys(JSON.parse(toolResultSeen(narrow.model, '/root', 'c1')) as object).sort()).toEqual(['agent_id', 'lifetime', 'note', 'status']);
   });
 
   it('rejects an unknown metadata field with a TypeError naming it', () => {
@@ -82,7 +119,7 @@ describe('what the parent model sees', () => {
     expect(() => createRuntime({ model, resultMetadata: ['agent_id', 'elapsed' as 'elapsed_ms'] })).toThrow(/unknown field "elapsed"/);
   });
 
-  it('two identical sessions send byte-identical requests, whatever their ids and clocks', async () => {
+  it('two identical sessions on a manual clock send byte-identical requests, elapsed times and session ids included', async () => {
     const script: Script = {
       '/root': {
         0: [
@@ -100,16 +137,33 @@ describe('what the parent model sees', () => {
       '/root/b': { 0: [{ fail: 'b broke' }] },
       '/root/c': { 0: [{ text: 'c done' }], summary: 'background for c' },
     };
-    const session = async (clockStep: number) => {
-      let t = 1_000 * clockStep;
-      const { rt, model } = await run({ now: () => (t += clockStep) }, script);
+    const session = async (sessionId: string) => {
+      // A manual clock that the scripted models' latency moves (each reply takes 5 ms).
+      const clock = manualClock();
+      const latency = {
+        sleep: (ms: number, signal: AbortSignal) => {
+          const slept = clock.sleep(ms, signal);
+          clock.advance(ms);
+          return slept;
+        },
+      };
+      const model = scriptedModel(script, { latencyMs: 5, clock: latency });
+      const rt = createRuntime({ model, sessionId, clock, now: () => clock.now });
+      rt.prompt('go');
+      await rt.whenQuiet();
       return { bytes: model.calls.map((c) => `${c.agentPath} ${c.turn}.${c.step}\n${serializeRequest(c.request)}`), rt };
     };
-    const first = await session(7);
-    const second = await session(13);
-    expect(first.rt.sessionId).not.toBe(second.rt.sessionId);
+    const first = await session('tree-1');
+    const second = await session('tree-1');
     expect(first.bytes.length).toBe(5);
     expect(second.bytes).toEqual(first.bytes);
+    // What made them equal is not an absence: the metadata is there.
+    const last = first.bytes.at(-1) ?? '';
+    expect(last).toContain(`session_id\\":\\"${first.rt.sessionIdOf('/root/c') ?? 'none'}`);
+    expect(last).toMatch(/elapsed_ms\\":\d+/);
+    // Another tree gives its agents other ids.
+    const other = await session('tree-2');
+    expect(other.rt.sessionIdOf('/root/c')).not.toBe(first.rt.sessionIdOf('/root/c'));
   });
 });
 
