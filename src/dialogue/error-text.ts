@@ -20,7 +20,9 @@ export const MAX_ERROR_TEXT = 4_000;
  * ```
  */
 export function errorText(error: unknown): string {
-  const text = attempt(() => describe(error)) ?? attempt(() => String(error)) ?? `an unprintable ${safeTypeof(error)} was thrown`;
+  // Only an object or a function can defeat both describe() and String() (null and every
+  // other primitive converts), so the last resort names one of those two types.
+  const text = attempt(() => describe(error)) ?? attempt(() => String(error)) ?? `an unprintable ${typeof error} was thrown`;
   return text.length > MAX_ERROR_TEXT ? `${text.slice(0, MAX_ERROR_TEXT)}… (truncated)` : text;
 }
 
@@ -56,8 +58,4 @@ function attempt(make: () => string | undefined): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-function safeTypeof(value: unknown): string {
-  return value === null ? 'null' : typeof value;
 }

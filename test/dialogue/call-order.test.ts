@@ -61,6 +61,23 @@ describe('Dialogue.appendInCallOrder', () => {
     expect(ids(left.appendInCallOrder(result('c1')).appendInCallOrder(result('c2')).log)).toEqual(['u1', 'a1', 'r_c1', 'r_c2', 'left3']);
   });
 
+  it("finds a branch's held result after another branch of the same version held more", () => {
+    const base = step(['c1', 'c2', 'c3']);
+    const left = base.appendInCallOrder(result('c3', 'left3'));
+    // The right branch holds c2, then its own c3 at another place among the held results.
+    const right = base.appendInCallOrder(result('c2', 'right2')).appendInCallOrder(result('c3', 'right3'));
+    expect(left.resultOf('c3')).toMatchObject({ id: 'left3' });
+    expect(right.resultOf('c3')).toMatchObject({ id: 'right3' });
+    expect(left.resultOf('c2')).toBeUndefined();
+  });
+
+  it('answers no result for a call of the step that has none while another has one', () => {
+    const d = step(['c1', 'c2']).appendInCallOrder(result('c1'));
+    expect(d.resultOf('c1')).toMatchObject({ id: 'r_c1' });
+    expect(d.resultOf('c2')).toBeUndefined();
+    expect(d.resultOf('not-a-call')).toBeUndefined();
+  });
+
   it('writes the same log whatever order the results arrive in', () => {
     const calls = Array.from({ length: 8 }, (_, i) => `c${i}`);
     fc.assert(

@@ -31,6 +31,31 @@ describe('entry factories', () => {
   });
 });
 
+describe('assistantEntry', () => {
+  it('keeps provider metadata and argument errors only where they were given', () => {
+    const metadata = { anthropic: { signature: 'sig' } };
+    const a = assistantEntry({
+      text: 'x',
+      reasoning: [{ text: 'plain' }, { text: 'signed', providerMetadata: metadata }],
+      toolCalls: [
+        { id: 'c1', name: 'n', arguments: {} },
+        { id: 'c2', name: 'n', arguments: {}, providerMetadata: metadata, argumentsError: 'not JSON' },
+      ],
+    });
+    expect(a.reasoning).toEqual([{ text: 'plain' }, { text: 'signed', providerMetadata: metadata }]);
+    expect(Object.keys(a.reasoning![0]!)).toEqual(['text']);
+    expect(a.toolCalls[0]).toEqual({ id: 'c1', name: 'n', arguments: {} });
+    expect(Object.keys(a.toolCalls[0]!)).toEqual(['id', 'name', 'arguments']);
+    expect(a.toolCalls[1]).toEqual({ id: 'c2', name: 'n', arguments: {}, providerMetadata: metadata, argumentsError: 'not JSON' });
+  });
+
+  it('leaves empty reasoning out, so the entry equals one made without it', () => {
+    const withEmpty = assistantEntry({ id: 'a1', text: 'x', reasoning: [] });
+    expect(withEmpty).toEqual(assistantEntry({ id: 'a1', text: 'x' }));
+    expect('reasoning' in withEmpty).toBe(false);
+  });
+});
+
 describe('deepFreeze', () => {
   it('freezes nested values, walks into already frozen shells, and tolerates cycles', () => {
     const inner = { n: 1 };
