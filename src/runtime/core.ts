@@ -37,6 +37,7 @@ import { checkResultMetadata, configureReports, receiptToolContent, reportPresen
 import { UsageLedger, type UsageAccount } from './usage-ledger.js';
 import { RuntimeBudgets } from './budgets.js';
 import { ApprovalDesk } from './approvals.js';
+import { authorityOf } from './authority.js';
 import { checkPriceTable } from '../model/prices.js';
 import type { Usage } from '../model/adapter.js';
 import { DEFAULT_MAX_STEPS, TurnWaiters } from './turns.js';
@@ -398,7 +399,7 @@ export class RuntimeCore {
     }
     const parentPath = snapshot.context.input.parentPath;
     const parent = parentPath === null ? undefined : this.registry.get(parentPath)?.actor?.getSnapshot();
-    journal.spawned(snapshot.context.input, parent ? { context: parent.context, state: stateValueString(parent.value) } : undefined, span);
+    journal.spawned(snapshot.context.input, parent ? { context: parent.context, state: stateValueString(parent.value) } : undefined, span, authorityOf(this.registry.get(path)));
   }
 
   /**

@@ -36,6 +36,7 @@ import { StoreError, type SessionStore } from '../store/types.js';
 import { RuntimeCore, sanitizingObserver } from './core.js';
 import { agentCoreBuilders } from './agent-logic.js';
 import { approvalId } from './approvals.js';
+import { restoreAuthority } from './authority.js';
 import { RuntimeError } from './errors.js';
 import { cancelToolContent, firstTurnToolContent, receiptToolContent, turnNotice } from '../../machines/subagent-reports.js';
 import { runtimeOf } from './runtime.js';
@@ -244,6 +245,8 @@ class Restorer {
             task: input.task ?? '',
             now: input.startedAt,
           });
+    // Its tool lists and grants as journaled: a resume never widens what it may do.
+    if (spawn.parent !== null) restoreAuthority(record, spawn.authority, core.registry.get(spawn.parent));
     const parent = spawn.parent === null ? undefined : core.registry.get(spawn.parent)?.actor;
     const inspect = spawn.parent === null && core.options.inspect ? { inspect: sanitizingObserver(core.options.inspect, (error) => core.reportListenerError(error, 'inspect')) } : {};
     let actor: AnyActorRef;

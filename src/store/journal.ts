@@ -72,7 +72,7 @@ export class SessionJournal {
    * An agent was reserved and is about to start. `parent` is its parent's current context and
    * state, written first when they changed.
    */
-  spawned(input: AgentInput, parent?: { readonly context: AgentContext; readonly state: string }, trace?: SpawnRecord['trace']): void {
+  spawned(input: AgentInput, parent?: { readonly context: AgentContext; readonly state: string }, trace?: SpawnRecord['trace'], authority?: SpawnRecord['authority']): void {
     if (parent && input.parentPath !== null) this.observed(input.parentPath, parent.context, parent.state);
     const { system, snapshot, framing, ...rest } = input;
     const head = this.blob(requestHeadHash(system), system);
@@ -92,6 +92,7 @@ export class SessionJournal {
       projectContext: projectContext === undefined ? null : this.textBlob(projectContext),
       input: { ...rest, framing: projectContext === undefined ? framing : { ...framing, projectContext: undefined }, spec: snapshot?.spec ?? null },
       ...(trace ? { trace } : {}),
+      ...(authority ? { authority } : {}),
     };
     this.append(record);
     this.written.set(input.path, {

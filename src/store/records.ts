@@ -7,6 +7,7 @@
 import type { AgentResult, InboxItem } from '../../machines/agent.types.js';
 import type { Entry, UserOrigin } from '../dialogue/entry.js';
 import type { Usage } from '../model/adapter.js';
+import type { PermissionMode } from '../policy/permission-mode.js';
 
 /** A value several descriptors share, written once. */
 export interface BlobRecord {
@@ -49,6 +50,15 @@ export interface SpawnRecord {
    * this trace (W3C trace-context ids, hex).
    */
   readonly trace?: { readonly traceId: string; readonly spanId: string; readonly traceFlags: number };
+  /**
+   * A subagent's authority beyond its head: the tool lists governing its calls, its permission
+   * mode, and what the host granted it at spawn. Restored on resume (never widened).
+   */
+  readonly authority?: {
+    readonly permissions: readonly { readonly label: string; readonly allow?: readonly string[]; readonly deny?: readonly string[] }[];
+    readonly permissionMode?: PermissionMode;
+    readonly grants?: { readonly externalDirectories: readonly string[]; readonly inheritsExtensions: boolean };
+  };
 }
 
 /**
