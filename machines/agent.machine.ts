@@ -14,6 +14,7 @@ import { errorText } from '../src/dialogue/error-text.js';
 import { userEntry, assistantEntry, toolResultEntry, type ToolCall } from '../src/dialogue/entry.js';
 import { addUsage, requestUsage, ZERO_USAGE } from '../src/request/usage.js';
 import { composeInitialTask } from '../src/request/compose-task.js';
+import { failedRequestUsage } from '../src/request/failed-request.js';
 import { assertAgentInput, freezeAgentInput } from './agent.input.js';
 import { SUBAGENT_ID_PREFIX } from './subagent-ids.js';
 import type { AgentStateMeta } from './agent.meta.js';
@@ -357,6 +358,14 @@ export const agentMachine = setup({
       error: errorText(params.error),
     })),
     /**
+     * Keeps what a request that failed for good cost: every attempt sent (and a compaction
+     * written before them), as the host's error says; an error that says nothing adds nothing.
+     */
+    keepFailedRequestCost: assign(({ context }, params: { error: unknown }) => {
+      const cost = failedRequestUsage(params.error);
+      return { usage: cost ? addUsage(context.usage, cost) : context.usage };
+    }),
+    /**
      * Keeps what a request the budget refused had already cost: the compaction written before
      * the check (and its usage). Nothing else changes: no reply exists.
      */
@@ -684,12 +693,19 @@ export const agentMachine = setup({
                     guard: 'isOpenRoot',
                     target: '#agent.running.idle',
                     actions: [
+                      { type: 'keepFailedRequestCost', params: ({ event }) => ({ error: event.error }) },
                       'drainInbox',
                       ...turnReported(({ context, event }: { context: AgentContext; event: { error: unknown } }) => ({ report: turnReportOf(context, 'failed', 'model_error', errorText(event.error)) })),
                       'finishTurn',
                     ],
                   },
-                  { target: '#agent.settled', actions: { type: 'markModelError', params: ({ event }) => ({ error: event.error }) } },
+                  {
+                    target: '#agent.settled',
+                    actions: [
+                      { type: 'keepFailedRequestCost', params: ({ event }) => ({ error: event.error }) },
+                      { type: 'markModelError', params: ({ event }) => ({ error: event.error }) },
+                    ],
+                  },
                 ],
               },
             },

@@ -41,6 +41,7 @@ import { classifyFailure } from '../model/transient.js';
 import { SaEvents } from '../otel/attributes.js';
 import { BudgetError } from '../policy/budget.js';
 import type { Usage } from '../request/usage.js';
+import { FailedRequestError } from '../request/failed-request.js';
 
 /** Steps (by their shared signal) whose first call has started: the others may wait for a later slice. */
 const stepStarted = new WeakSet<AbortSignal>();
@@ -198,6 +199,12 @@ export function createAgentLogic(core: RuntimeCore) {
   });
 }
 
+/** What a request whose attempts all failed cost: each attempt a request, each after the first a retry. */
+function failedUsage(attempts: number, compaction: Compaction | undefined): Usage {
+  const sent: Usage = { ...ZERO_USAGE, requests: attempts, retries: Math.max(0, attempts - 1) };
+  return compaction ? addUsage(compaction.usage, sent) : sent;
+}
+
 /** Sends one model request (with retries) and checks its reply. */
 async function sendRequest(core: RuntimeCore, input: SampleInput, request: ModelRequest, dialogue: Dialogue, compaction: Compaction | undefined, signal: AbortSignal): Promise<SampleOutput & { usage: Usage }> {
   notePrefix(core, input.path, request);
@@ -212,6 +219,7 @@ async function sendRequest(core: RuntimeCore, input: SampleInput, request: Model
   // what still fails ends the turn (the machine's model error path).
   let value: Awaited<ReturnType<typeof model.sample>>;
   let retries: number;
+  const tally = { attempts: 0 };
   try {
     ({ value, retries } = await withRetries(core, input.path, requestSettingsOf(core, input.path), signal, (attemptSignal) => {
       sink.current?.close();
@@ -220,10 +228,12 @@ async function sendRequest(core: RuntimeCore, input: SampleInput, request: Model
       const context = { signal: attemptSignal, agentPath: input.path, turn: input.turn, step: input.step, ...(onDelta ? { onDelta } : {}) };
       // Spans the provider code starts (the AI SDK's, an HTTP instrumentation's) nest under `chat`.
       return trace ? trace.inChat(input.path, () => model.sample(request, context)) : model.sample(request, context);
-    }));
+    }, tally));
   } catch (error) {
     trace?.chatEnded(input.path, { errorCode: signal.aborted ? 'cancelled' : failureCode(error, classifyFailure(error).status), errorMessage: errorText(error) });
-    throw error;
+    if (signal.aborted) throw error;
+    // Every attempt was sent and counts, and so does a compaction written before them.
+    throw new FailedRequestError(errorText(error), failedUsage(tally.attempts, compaction), { cause: error });
   }
   const response = normalizeResponse(value, core.registry.limits);
   if (trace) traceChatEnd(trace, input.path, response);

@@ -43,7 +43,8 @@ export function requestSettingsOf(core: RuntimeCore, path: string): RequestSetti
 /**
  * Runs `run` until it answers, a failure is final, or the retries are spent. A failure that
  * remains is rethrown (after retries, with the number of attempts in its message and the
- * last error as `cause`); an abort of `signal` rejects with an AbortError at once.
+ * last error as `cause`); an abort of `signal` rejects with an AbortError at once. `tally`,
+ * when given, holds the number of attempts made so far (what a failure cost).
  */
 export async function withRetries<T>(
   core: RuntimeCore,
@@ -51,9 +52,11 @@ export async function withRetries<T>(
   settings: RequestSettings,
   signal: AbortSignal,
   run: (signal: AbortSignal) => PromiseLike<T> | T,
+  tally?: { attempts: number },
 ): Promise<Attempted<T>> {
   for (let retries = 0; ; retries++) {
     try {
+      if (tally) tally.attempts = retries + 1;
       return { value: await attempt(core.clock, settings.timeoutMs, signal, run), retries };
     } catch (error) {
       if (signal.aborted) throw error;

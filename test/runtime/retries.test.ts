@@ -81,6 +81,36 @@ describe('retries of transient model failures', () => {
     expect(model.contexts).toHaveLength(4);
   });
 
+  it('a failed turn counts every request it sent: two 503s, a retry, a third 503 are three requests and two retries', async () => {
+    const clock = manualClock();
+    const model = modelOf((call) => (call < 3 ? httpError(503) : reply('recovered')));
+    const rt = createRuntime({ model, clock, requestTimeoutMs: Infinity, retry: { maxRetries: 2, initialDelayMs: 100, jitter: 0 } });
+    const pending = rt.prompt('first');
+    await nextRetry(rt);
+    clock.advance(100);
+    await nextRetry(rt);
+    clock.advance(200);
+    const failed = await pending;
+    expect(failed).toMatchObject({ status: 'failed', stopReason: 'model_error' });
+    expect(failed.usage.own).toMatchObject({ requests: 3, retries: 2, inputTokens: 0, outputTokens: 0 });
+    expect(rt.usage()).toMatchObject({ requests: 3, retries: 2 });
+    // The next turn adds its own request to what the failed one cost.
+    const next = await rt.prompt('second');
+    expect(next.usage.own).toMatchObject({ requests: 1, retries: 0, inputTokens: 10 });
+    expect(rt.usage()).toMatchObject({ requests: 4, retries: 2, inputTokens: 10 });
+  });
+
+  it('a subagent whose only request fails counts it, in its result and in the session total', async () => {
+    const model = modelOf((_call, { agentPath }) => (agentPath === '/root/w' ? httpError(400) : reply('root ok')));
+    const rt = createRuntime({ model, requestTimeoutMs: Infinity });
+    const handle = await rt.spawn('/root', { task_name: 'w', message: 'x' });
+    const result = await handle.result;
+    expect(result).toMatchObject({ status: 'failed', stopReason: 'model_error', error: 'HTTP 400' });
+    expect(result.usage).toMatchObject({ requests: 1, retries: 0 });
+    expect(result.subtreeUsage).toMatchObject({ requests: 1, retries: 0 });
+    expect(rt.usage()).toMatchObject({ requests: 1, retries: 0 });
+  });
+
   it.each([
     ['400', httpError(400)],
     ['401', httpError(401)],
