@@ -4,6 +4,7 @@
  */
 import { requiredConfirmations, toolCapabilities, type AccessCapability, type CapabilityCatalog, type RequiredCapability } from '../policy/capabilities.js';
 import type { ModelTable } from '../policy/model-alias.js';
+import type { PriceTable } from '../model/prices.js';
 import { PERMISSION_MODE_RULES, type PermissionMode } from '../policy/permission-mode.js';
 import type { ConfirmCallback } from '../policy/confirmation.js';
 import type { SystemConfiguration } from '../request/types.js';
@@ -39,15 +40,34 @@ export class Confirmer {
       readonly rootGrants?: readonly AccessCapability[];
       /** The models table: its order ranks models by cost when the catalog gives no tier. */
       readonly models?: ModelTable;
+      /** Prices rank models by cost when neither the catalog nor the table ranks both. */
+      readonly prices?: PriceTable;
     },
   ) {}
+
+  /**
+   * Whether `model` costs more than `parentModel`, as far as the runtime can tell: by the
+   * catalog's tiers or the models table's order when they rank both, else by their prices
+   * (input plus output per million tokens) when both are priced. Unranked models are not.
+   */
+  costlier(model: string, parentModel: string): boolean {
+    if (model === parentModel) return false;
+    const tiers = this.costTiers(this.options.capabilities ?? NO_CATALOG);
+    const a = tiers.get(model);
+    const b = tiers.get(parentModel);
+    if (a !== undefined && b !== undefined) return a > b;
+    const pa = priceOf(this.options.prices, model);
+    const pb = priceOf(this.options.prices, parentModel);
+    return pa !== undefined && pb !== undefined && pa > pb;
+  }
 
   /**
    * Undefined when nothing needs asking; otherwise a promise that resolves when allowed and
    * rejects with a RuntimeError on denial, a failing callback, or abort.
    *
    * Questions are asked only with a `confirm` callback and something to judge by: a
-   * capability catalog, or a models table for costlier models. A role's permission mode
+   * capability catalog, a models table, or prices for costlier models. Without a callback,
+   * a costlier model is refused and everything else the host granted stands. A role's permission mode
    * changes this (see `permission-mode.ts`): `acceptEdits` grants `write`, `dontAsk` refuses
    * instead of asking, `bypassPermissions` always asks and is refused without a callback.
    */
@@ -63,8 +83,21 @@ export class Confirmer {
       );
     }
     const ranked = this.costTiers(capabilities ?? NO_CATALOG);
-    if (!confirm && mode?.confirmation !== 'never') return undefined;
-    if (!capabilities && !this.options.models && !bypass) return undefined;
+    const costlier = this.costlier(input.model, input.parentModel);
+    if (!confirm && mode?.confirmation !== 'never') {
+      // The default without a confirm callback: a costlier model is refused; the same or a
+      // cheaper one, and whatever else the host granted, is allowed.
+      if (!costlier) return undefined;
+      throw new RuntimeError(
+        'confirmation_denied',
+        `${who} would run on model ${input.model}, which costs more than its parent's model ${input.parentModel}; without a confirm callback to ask, a costlier model is refused (the same or a cheaper one is allowed)`,
+      );
+    }
+    if (!capabilities && !this.options.models && !bypass) {
+      // Only prices rank the models: a costlier one is still asked about.
+      if (!costlier || !confirm) return undefined;
+      return this.ask(confirm, input, [Object.freeze({ capability: 'cost_tier', subjects: Object.freeze([input.model]), reason: `model "${input.model}" costs more than its parent's model "${input.parentModel}" at the host's prices` })]);
+    }
     const catalog: CapabilityCatalog = { tools: (capabilities ?? NO_CATALOG).tools, models: ranked };
     const granted = new Set<AccessCapability>(this.options.rootGrants ?? []);
     for (const tool of input.parentSystem.tools) for (const c of toolCapabilities(catalog, tool.name)) granted.add(c);
@@ -127,6 +160,13 @@ export class Confirmer {
       );
     }
   }
+}
+
+/** What a model costs per million input plus output tokens, when it is priced. */
+function priceOf(prices: PriceTable | undefined, model: string): number | undefined {
+  if (!prices || !Object.hasOwn(prices, model)) return undefined;
+  const price = prices[model];
+  return price === undefined ? undefined : price.input + price.output;
 }
 
 /**

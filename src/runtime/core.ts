@@ -38,6 +38,7 @@ import { UsageLedger, type UsageAccount } from './usage-ledger.js';
 import { RuntimeBudgets } from './budgets.js';
 import { ApprovalDesk } from './approvals.js';
 import { authorityOf } from './authority.js';
+import { NarrowingWarnings } from './narrowing.js';
 import { checkPriceTable } from '../model/prices.js';
 import type { Usage } from '../model/adapter.js';
 import { DEFAULT_MAX_STEPS, TurnWaiters } from './turns.js';
@@ -106,6 +107,8 @@ export class RuntimeCore {
   readonly budgets: RuntimeBudgets;
   /** Calls waiting for the host's approval, journaled and answered once each. */
   readonly approvals: ApprovalDesk;
+  /** Authority roles asked for and their parents lacked, found while spawning. */
+  readonly narrowing: NarrowingWarnings;
   /** What parent models see with each result (checked once). */
   readonly resultMetadata: ResultMetadata;
   /** How every agent of this runtime words its subagents' reports (with the results completed here). */
@@ -150,6 +153,7 @@ export class RuntimeCore {
     this.journal = options.store ? new SessionJournal(options.store, image) : undefined;
     this.replayed = image?.agents;
     options.store?.onFailure((error) => this.halt(error));
+    this.narrowing = new NarrowingWarnings(options.onWarning);
     this.approvals = new ApprovalDesk({
       approve: options.approve,
       journal: this.journal,
@@ -257,6 +261,11 @@ export class RuntimeCore {
   /** Asks the host to confirm risky capabilities of a spawn; throws on denial. */
   confirm(request: ConfirmInput): Promise<void> | undefined {
     return this.confirmer.confirm(request);
+  }
+
+  /** Whether `model` costs more than `parentModel` by the catalog, models table or prices. */
+  costlier(model: string, parentModel: string): boolean {
+    return this.confirmer.costlier(model, parentModel);
   }
 
   /** The own session id of a live agent, or of a settled one whose result is retained. */

@@ -57,7 +57,9 @@ export interface Runtime {
   /**
    * What the runtime found wrong with its roles when it started: tool names no tool has,
    * patterns for tools without a matcher, unknown model names, `bypassPermissions` without
-   * a confirm callback. Each names the role and its file.
+   * a confirm callback. Each names the role and its file. Later, spawns add what a role asked
+   * for and did not get (a tool its parent lacks, a costlier model nobody could confirm),
+   * once per role and tool or model.
    */
   readonly warnings: readonly RoleWarning[];
   /** The root agent's path (`/root`). */

@@ -133,7 +133,11 @@ export interface RuntimeOptions {
   readonly onWarning?: (warning: RoleWarning) => void;
   /** The project's trusted context (`AGENTS.md` text) given to independent subagents. */
   readonly projectContext?: string;
-  /** Asks the host before a subagent gets a risky capability its parent lacks. */
+  /**
+   * Asks the host before a subagent gets a risky capability its parent lacks. Without it, a
+   * model costlier than the parent's (by the catalog, the models table or `prices`) is
+   * refused, or replaced by the parent's when a role asked for it (see docs/governance.md).
+   */
   readonly confirm?: ConfirmCallback;
   /** What tools and models grant; confirmation is only asked when it is set. */
   readonly capabilities?: CapabilityCatalog;

@@ -27,7 +27,10 @@ export function runtimeOf(core: RuntimeCore): Runtime {
     sessionId: core.sessionId,
     treeId: core.sessionId,
     sessionIdOf: (path) => core.sessionIdOf(path),
-    warnings: core.roles.warnings,
+    get warnings() {
+      const found = core.narrowing.list;
+      return found.length === 0 ? core.roles.warnings : Object.freeze([...core.roles.warnings, ...found]);
+    },
     rootPath: ROOT_PATH,
     prompt: (text, opts) => core.prompt(text, opts),
     spawn: (parentPath, request, opts) =>

@@ -126,7 +126,14 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
   const output = rawOutput === undefined ? undefined : checkOutputSchema(rawOutput, outputSource, core.registry.limits);
   const layers = permissionLayers(core, role, policy?.tools, parentContext.input.system);
   const head = core.heads.forChild({ parent: parentContext.input.system, layers });
-  const model = spawnModel(core, request.model, role, parentContext.input.model);
+  // A role listing tools its parent lacks runs without them (the head above has none of them).
+  if (role) core.narrowing.missingTools(role, parentPath, parentContext.input.system, core.toolNames());
+  let model = spawnModel(core, request.model, role, parentContext.input.model);
+  // A role's costlier model nobody can confirm: it runs on its parent's model instead.
+  if (role && request.model === undefined && core.options.confirm === undefined && core.costlier(model, parentContext.input.model)) {
+    core.narrowing.costlierModel(role, parentPath, model, parentContext.input.model);
+    model = parentContext.input.model;
+  }
   // The budget: the host's or the role's, narrowed by the model's ask; checked now against
   // what the parent has left, and carved below in the step that reserves the path.
   const budget = core.budgets.spawnBudget({ role: role?.budget, host: policy?.budget, asked: request.budget, ...(role ? { roleLabel: roleLabel(role) } : {}) });

@@ -95,3 +95,56 @@ describe('a narrowed subagent stays narrow', () => {
     await copy.close();
   });
 });
+
+describe('a role asking for more than its parent has', () => {
+  it('lists a tool its parent lacks: a warning naming it, and the subagent runs without it', async () => {
+    const lead: RoleDefinition = { name: 'lead', description: 'Leads.', tools: ['Agent', 'list_agents'] };
+    const worker: RoleDefinition = { name: 'worker', description: 'Works.', tools: ['bash', 'list_agents'], source: { file: 'agents/worker.md', scope: 'project' } };
+    const model = scriptedModel({
+      '/root/lead': { 0: [{ toolCalls: [{ name: 'Agent', arguments: { task_name: 'w', message: 'work', role: 'worker' } }] }, { text: 'led' }] },
+      '/root/lead/w': { 0: [{ toolCalls: [{ name: 'bash', id: 'b', arguments: { command: 'ls' } }] }, { text: 'worked' }] },
+    });
+    const ran: string[] = [];
+    const rt = createRuntime({ model, tools: [bashTool(ran)], roles: [lead, worker], allowNesting: true });
+    expect(rt.warnings).toEqual([]);
+    await (await rt.spawn('/root', { task_name: 'lead', message: 'lead', role: 'lead' })).result;
+    expect(rt.warnings).toEqual([
+      {
+        role: 'worker',
+        file: 'agents/worker.md',
+        key: 'tools',
+        message: 'role "worker" (agents/worker.md) lists the tool bash, which /root/lead (the agent starting it) does not have; a subagent gets at most its parent\'s tools, so it runs without bash',
+      },
+    ]);
+    const tools = model.calls.find((c) => c.agentPath === '/root/lead/w')!.request.system.tools.map((t) => t.name);
+    expect(tools).toEqual(['list_agents']);
+    expect(ran).toEqual([]);
+    expect(results(rt, '/root/lead/w')['b']).toMatch(/tool_not_allowed/);
+  });
+
+  it("a costlier model without a confirm callback: a role's runs on its parent's model with a warning, an explicit one is refused", async () => {
+    const prices = { small: { input: 1, output: 2 }, large: { input: 10, output: 30 }, twin: { input: 2, output: 1 } };
+    const roles: RoleDefinition[] = [{ name: 'big', description: 'Big.', model: 'large' }];
+    const model = scriptedModel({ '/root/**': { 0: [{ text: 'done' }] } });
+    const rt = createRuntime({ model, modelId: 'small', prices, roles });
+    await (await rt.spawn('/root', { task_name: 'a', message: 'x', role: 'big' })).result;
+    expect(model.calls.find((c) => c.agentPath === '/root/a')!.request.model).toBe('small');
+    expect(rt.warnings.map((w) => [w.role, w.key, w.message])).toEqual([
+      ['big', 'model', 'role "big" asks for model large, which costs more than the model small of /root, and there is no confirm callback to ask; it runs on small'],
+    ]);
+    await expect(rt.spawn('/root', { task_name: 'b', message: 'x', model: 'large' })).rejects.toMatchObject({ code: 'confirmation_denied', message: expect.stringMatching(/costs more than its parent's model small; without a confirm callback/) });
+    // The same cost (a different model at the same price) is allowed.
+    await (await rt.spawn('/root', { task_name: 'c', message: 'x', model: 'twin' })).result;
+    expect(model.calls.find((c) => c.agentPath === '/root/c')!.request.model).toBe('twin');
+    expect(rt.slotsInUse).toBe(0);
+  });
+
+  it('with a confirm callback, a costlier model by price is asked about', async () => {
+    const prices = { small: { input: 1, output: 2 }, large: { input: 10, output: 30 } };
+    const asked: string[] = [];
+    const model = scriptedModel({ '/root/**': { 0: [{ text: 'done' }] } });
+    const rt = createRuntime({ model, modelId: 'small', prices, confirm: async (r) => (asked.push(r.capabilities.map((c) => `${c.capability}: ${c.reason}`).join('; ')), { approved: false, reason: 'too dear' }) });
+    await expect(rt.spawn('/root', { task_name: 'b', message: 'x', model: 'large' })).rejects.toMatchObject({ code: 'confirmation_denied', message: expect.stringMatching(/too dear/) });
+    expect(asked).toEqual(['cost_tier: model "large" costs more than its parent\'s model "small" at the host\'s prices']);
+  });
+});

@@ -16,7 +16,8 @@ describe('model aliases', () => {
       { name: 'quick', description: 'Fast.', model: 'haiku' },
       { name: 'same', description: 'Same.', model: 'inherit' },
     ];
-    const rt = createRuntime({ model, models, modelId: 'sonnet', roles });
+    // A costlier model needs confirming (without a confirm callback it is refused: test/runtime/authority.test.ts).
+    const rt = createRuntime({ model, models, modelId: 'sonnet', roles, confirm: async () => ({ approved: true }) });
     expect(rt.warnings).toEqual([]);
     await (await rt.spawn('/root', { task_name: 'a', message: 'x', role: 'quick' })).result;
     await (await rt.spawn('/root', { task_name: 'b', message: 'x', role: 'same' })).result;
