@@ -19,6 +19,8 @@ export { configureReports, reportPresenter, type ReportPresenter, type ReportSet
 export { createAgentInput, AgentInputError, type AgentInputOptions } from './agent.input.js';
 export { AGENT_PHASES, mergeStateMeta, REQUIRED_STATE_META, type AgentPhase, type AgentStateMeta, type AgentWork, type CloseMeaning, type InboxMeaning } from './agent.meta.js';
 export { subagentOf, subagentsOf } from './subagents.js';
+export { ZERO_USAGE, type ReplyUsage, type Usage } from '../src/request/usage.js';
+export type { ModelResponse } from '../src/request/reply.js';
 export type {
   AgentContext,
   AgentEvent,

@@ -69,11 +69,11 @@ const PINNED: Record<string, { readonly values: readonly string[]; readonly type
   './machine': {
     values: [
       'AGENT_PHASES', 'AgentInputError', 'DelegatingAgentError', 'REQUIRED_STATE_META', 'agentMachine', 'configureReports', 'createAgentInput', 'delegatingAgent', 'mergeStateMeta', 'reportPresenter', 'resultOf', 'subagentOf',
-      'subagentsOf', 'toolStepLogic',
+      'subagentsOf', 'toolStepLogic', 'ZERO_USAGE',
     ],
     types: [
       'AgentContext', 'AgentEvent', 'AgentInput', 'AgentInputOptions', 'AgentPhase', 'AgentStateMeta', 'AgentStatus', 'AgentWork', 'AnsweredBySubagent', 'CloseMeaning', 'DelegatingAgent', 'DelegatingAgentOptions', 'DelegatingTelemetryOptions', 'HarnessTool',
-      'HarnessToolContext', 'InboxMeaning', 'HookInput', 'InboxItem', 'ModelFunction', 'ReportPresenter', 'ReportSettings', 'SampleInput', 'SampleOutput', 'SendMessageEvent', 'StopReason', 'SubagentReport',
+      'HarnessToolContext', 'InboxMeaning', 'HookInput', 'InboxItem', 'ModelFunction', 'ModelResponse', 'ReplyUsage', 'Usage', 'ReportPresenter', 'ReportSettings', 'SampleInput', 'SampleOutput', 'SendMessageEvent', 'StopReason', 'SubagentReport',
       'SubagentReportEvent', 'SummaryActorInput', 'SummaryResult', 'TaskHookDecision', 'ToolExecutor', 'ToolInput', 'ToolOutcome', 'ToolStepInput', 'ToolStepOutcome', 'ToolStepScope',
     ],
   },

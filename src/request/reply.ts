@@ -5,7 +5,16 @@
 import type { ReasoningPart, ToolCall } from '../dialogue/entry.js';
 import type { ReplyUsage } from './usage.js';
 
-/** The assistant reply a model produced. */
+/**
+ * The assistant reply a model produced: what a `ModelAdapter` resolves with, and what a
+ * `delegatingAgent` model function returns. Every tool call needs its `id` (results are paired
+ * with calls by it), and `usage` is required (`ZERO_USAGE` when the host does not count).
+ *
+ * @example
+ * ```ts
+ * const reply: ModelResponse = { text: '', toolCalls: [{ id: 'call_1', name: 'list_agents', arguments: {} }], usage: ZERO_USAGE };
+ * ```
+ */
 export interface ModelResponse {
   readonly text: string;
   readonly toolCalls: readonly ToolCall[];
