@@ -69,14 +69,31 @@ const opening = (parentPath: string | undefined): string =>
     ? 'You are a subagent: a worker delegated one task.'
     : `You are a subagent: a worker delegated one task by the agent ${parentPath}.`;
 
+const NO_TRANSCRIPT = 'Do not include a transcript or a log of your steps.';
+
+/** The return shape when the subagent cannot message its parent: the final answer is the result. */
 const returnShape = (parentPath: string | undefined): string =>
   'Return: finish with a final answer that states the result concisely (what you found or changed, and anything left open). ' +
-  'Do not include a transcript or a log of your steps. ' +
-  `Your final answer is delivered to ${parentPath ?? 'the delegating agent'} automatically.`;
+  `${NO_TRANSCRIPT} Your final answer is delivered to ${parentPath ?? 'the delegating agent'} automatically.`;
+
+/**
+ * The return shape when `send_message` is visible: the result goes to the parent once, either
+ * as the final answer (delivered automatically) or with `send_message`, after which the final
+ * answer must not repeat it. Both ways are named, so a model that uses the tool does not also
+ * send the same result as its answer.
+ */
+const returnWithMessage = (parentPath: string): string => {
+  const call = `send_message({ agent_id: ${JSON.stringify(parentPath)}, message: "..." })`;
+  return (
+    `Return: your result reaches ${parentPath} exactly once. Either finish with a final answer that states it concisely ` +
+    `(what you found or changed, and anything left open); your final answer is delivered to ${parentPath} automatically. ` +
+    `Or return it with ${call}, then finish with a final answer that only says it was sent, without repeating it. ${NO_TRANSCRIPT}`
+  );
+};
 
 const replyGuidance = (parentPath: string): string =>
-  'Messaging: to reach the delegating agent before you finish (a question, a progress note) or when it asks you to report, ' +
-  `call send_message({ agent_id: ${JSON.stringify(parentPath)}, message: "..." }).`;
+  `Messaging: to ask ${parentPath} a question or send a progress note before you finish, ` +
+  `call send_message({ agent_id: ${JSON.stringify(parentPath)}, message: "..." }); a question or a progress note is not your result.`;
 
 const block = (tag: string, text: string, attributes = ''): string => `<${tag}${attributes}>\n${text}\n</${tag}>`;
 
@@ -86,10 +103,16 @@ const attachmentBlocks = (attachments: readonly Attachment[]): string[] =>
 const canReply = (system: SystemConfiguration | undefined, parentPath: string | undefined): parentPath is string =>
   parentPath !== undefined && system !== undefined && hasTool(system, SEND_MESSAGE_TOOL);
 
+/** The return shape and, when the subagent can message its parent, the messaging guidance. */
+const returnParts = (system: SystemConfiguration | undefined, parentPath: string | undefined): string[] =>
+  canReply(system, parentPath) ? [returnWithMessage(parentPath), replyGuidance(parentPath)] : [returnShape(parentPath)];
+
 /**
  * The initial task of a forked subagent, appended after the dialogue it inherited: opening
- * (delegated by whom), role, context boundary, the task, the expected return shape, and, only
- * when `send_message` is visible to it, how to message the delegating agent.
+ * (delegated by whom), role, context boundary, the task, and the expected return shape. Only
+ * when `send_message` is visible to it does the return shape offer that tool as the other way
+ * to return the result (to the direct parent's id, exactly once), followed by how to ask
+ * questions and send progress notes.
  */
 export function forkTaskWrapper(input: ForkTaskInput): string {
   const parts = [opening(input.parentPath)];
@@ -97,8 +120,7 @@ export function forkTaskWrapper(input: ForkTaskInput): string {
     parts.push(`Role: ${input.role.name}`);
     if (input.role.instructions !== undefined && input.role.instructions !== '') parts.push(block('role_instructions', input.role.instructions));
   }
-  parts.push(BOUNDARY[input.contextMode], ...attachmentBlocks(input.attachments ?? []), block('task', input.task), returnShape(input.parentPath));
-  if (canReply(input.visibleTools, input.parentPath)) parts.push(replyGuidance(input.parentPath));
+  parts.push(BOUNDARY[input.contextMode], ...attachmentBlocks(input.attachments ?? []), block('task', input.task), ...returnParts(input.visibleTools, input.parentPath));
   return parts.join('\n\n');
 }
 
@@ -115,7 +137,6 @@ export function independentTaskText(input: IndependentTaskInput): string {
     parts.push(block('project_context', input.projectContext, ' source="AGENTS.md"'));
   }
   parts.push(...attachmentBlocks(input.attachments));
-  parts.push(block('task', input.task), returnShape(input.parentPath));
-  if (canReply(input.visibleTools, input.parentPath)) parts.push(replyGuidance(input.parentPath));
+  parts.push(block('task', input.task), ...returnParts(input.visibleTools, input.parentPath));
   return parts.join('\n\n');
 }

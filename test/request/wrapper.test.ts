@@ -37,10 +37,21 @@ describe('forkTaskWrapper', () => {
       Find why two tests fail.
       </task>
 
-      Return: finish with a final answer that states the result concisely (what you found or changed, and anything left open). Do not include a transcript or a log of your steps. Your final answer is delivered to /root automatically.
+      Return: your result reaches /root exactly once. Either finish with a final answer that states it concisely (what you found or changed, and anything left open); your final answer is delivered to /root automatically. Or return it with send_message({ agent_id: "/root", message: "..." }), then finish with a final answer that only says it was sent, without repeating it. Do not include a transcript or a log of your steps.
 
-      Messaging: to reach the delegating agent before you finish (a question, a progress note) or when it asks you to report, call send_message({ agent_id: "/root", message: "..." })."
+      Messaging: to ask /root a question or send a progress note before you finish, call send_message({ agent_id: "/root", message: "..." }); a question or a progress note is not your result."
     `);
+  });
+
+  it('offers send_message to the direct parent as the other way to return, and says the result goes once', () => {
+    const text = forkTaskWrapper({ task: 'T', parentPath: '/root/a', contextMode: 'all', visibleTools: full });
+    expect(text).toContain('delegated one task by the agent /root/a.');
+    expect(text).toContain('Return: your result reaches /root/a exactly once.');
+    expect(text).toContain('your final answer is delivered to /root/a automatically');
+    expect(text).toContain('Or return it with send_message({ agent_id: "/root/a", message: "..." }), then finish with a final answer that only says it was sent, without repeating it.');
+    // Questions and progress notes are not the result, so they never count as a delivery of it.
+    expect(text).toContain('a question or a progress note is not your result');
+    expect(text).not.toContain('"/root"');
   });
 
   it('drops the reply guidance when send_message is filtered out', () => {
@@ -109,9 +120,9 @@ describe('independentTaskText', () => {
       Review the diff.
       </task>
 
-      Return: finish with a final answer that states the result concisely (what you found or changed, and anything left open). Do not include a transcript or a log of your steps. Your final answer is delivered to /root automatically.
+      Return: your result reaches /root exactly once. Either finish with a final answer that states it concisely (what you found or changed, and anything left open); your final answer is delivered to /root automatically. Or return it with send_message({ agent_id: "/root", message: "..." }), then finish with a final answer that only says it was sent, without repeating it. Do not include a transcript or a log of your steps.
 
-      Messaging: to reach the delegating agent before you finish (a question, a progress note) or when it asks you to report, call send_message({ agent_id: "/root", message: "..." })."
+      Messaging: to ask /root a question or send a progress note before you finish, call send_message({ agent_id: "/root", message: "..." }); a question or a progress note is not your result."
     `);
   });
 
