@@ -103,9 +103,9 @@ const PINNED: Record<string, { readonly values: readonly string[]; readonly type
       'BUILTIN_TOOL_NAMES', 'BUILTIN_TOOL_SCHEMAS', 'CanonicalJsonError', 'DEFAULT_ROLE_CATALOG_LIMITS', 'PresetError', 'agentToolSchema', 'assembleRequest', 'buildSystemConfiguration',
       'canonicalJson', 'checkOutput', 'checkOutputSchema', 'comparePrefix', 'estimateTokens', 'measureInheritedPrefix', 'measurePrefixReuse', 'OutputSchemaError', 'outputInstruction', 'repairInstruction', 'defineHostTool', 'forkTaskWrapper', 'hasTool', 'independentTaskText', 'parseToolArguments',
       'requestHeadHash', 'requestPrefixBytes', 'resolvePreset', 'roleCatalog', 'searchRoles', 'FIND_ROLES_SCHEMA', 'FIND_ROLES_TOOL', 'serializeHead', 'serializeMessage', 'serializeRequest', 'sharedPrefixBytes',
-      'sharedRequestPrefix',
+      'sharedRequestPrefix', 'ANTHROPIC_LOOKBACK_BLOCKS', 'blockBytes', 'readableBytes', 'sharedBlocks', 'wireApiOf', 'wireRequestOf', 'wirePrefixReuse',
     ],
-    types: ['AgentArgs', 'BuiltinToolName', 'CatalogRole', 'RoleCatalog', 'RoleCatalogMode', 'RoleMatch', 'InheritedPrefix', 'InheritedPrefixInput', 'OutputCheck', 'ParsedToolArguments', 'PrefixComparison', 'PrefixMismatch', 'PrefixReuse', 'PrefixReuseInput', 'PrefixShortfall', 'PrefixSide', 'ToolArgumentError', 'ToolArgumentIssue', 'ToolFilter'],
+    types: ['WireApi', 'WireBlock', 'WireBody', 'WireRequest', 'AgentArgs', 'BuiltinToolName', 'CatalogRole', 'RoleCatalog', 'RoleCatalogMode', 'RoleMatch', 'InheritedPrefix', 'InheritedPrefixInput', 'OutputCheck', 'ParsedToolArguments', 'PrefixComparison', 'PrefixMismatch', 'PrefixReuse', 'PrefixReuseInput', 'PrefixShortfall', 'PrefixSide', 'ToolArgumentError', 'ToolArgumentIssue', 'ToolFilter'],
   },
   './dialogue': {
     values: ['Dialogue', 'DialogueError', 'assistantEntry', 'compactionEntry', 'toolResultEntry', 'userEntry'],

@@ -144,7 +144,9 @@ function toolResultPart(entry: Extract<Entry, { kind: 'tool_result' }>): Languag
  * request does not say where a forked subagent's inherited prefix ends, but marking the last
  * message of every request caches the whole prefix at each step, so the next request of the
  * agent, and a fork's request that extends it, can read it (Anthropic looks back from a
- * breakpoint for the longest cached prefix). Two breakpoints stay under Anthropic's limit of four.
+ * breakpoint for the longest cached prefix). Anthropic looks back at most 20 blocks, so two
+ * more breakpoints go on grid points below the last block (see `placeGridBreakpoints`): four
+ * in all, Anthropic's limit.
  */
 export function toV4Prompt(request: ModelRequest, options: { readonly cacheHints?: boolean } = {}): LanguageModelV4Prompt {
   const prompt: LanguageModelV4Message[] = [];
@@ -192,6 +194,51 @@ export function toV4Prompt(request: ModelRequest, options: { readonly cacheHints
     if (system !== undefined) system.providerOptions = cacheHint();
     const last = prompt.at(-1);
     if (last !== undefined) last.providerOptions = cacheHint();
+    placeGridBreakpoints(prompt);
   }
   return prompt;
+}
+
+/**
+ * Blocks between two grid breakpoints. Anthropic reads a cached prefix only at a breakpoint or
+ * at most 20 blocks before one; a grid finer than that always has a point within reach after
+ * any position an earlier request wrote.
+ */
+export const BREAKPOINT_STRIDE = 16;
+
+type V4Part = Exclude<LanguageModelV4Message, { role: 'system' }>['content'][number];
+
+/**
+ * Marks the two grid points (every {@link BREAKPOINT_STRIDE}th message block) nearest below
+ * the last block, so that with the system prompt and the last message a request has
+ * Anthropic's four breakpoints. A step that adds 20 blocks or more (10 parallel calls and
+ * their results; 8 closed forks: calls, results, notices) leaves the last block out of reach
+ * of the previous request's last breakpoint, but a grid point the new request marks lies
+ * within 16 blocks after it and reads it. Points depend only on the blocks before them, so
+ * every request over the same prefix marks the same ones (a fork's first request included).
+ * A point on a thinking block (which cannot carry a breakpoint) moves to the nearest earlier
+ * block that can.
+ */
+function placeGridBreakpoints(prompt: LanguageModelV4Message[]): void {
+  const parts: { message: Exclude<LanguageModelV4Message, { role: 'system' }>; index: number; part: V4Part }[] = [];
+  for (const message of prompt) {
+    if (message.role === 'system') continue;
+    message.content.forEach((part, index) => parts.push({ message, index, part }));
+  }
+  const lastBlock = parts.length - 1;
+  // The largest grid point below the last block, then the one before it.
+  const top = Math.floor(lastBlock / BREAKPOINT_STRIDE) * BREAKPOINT_STRIDE - 1;
+  for (let g = top; g >= 0 && g > top - 2 * BREAKPOINT_STRIDE; g -= BREAKPOINT_STRIDE) {
+    let at = g;
+    while (at >= 0 && parts[at]?.part.type === 'reasoning') at--;
+    const slot = parts[at];
+    if (slot === undefined) continue;
+    (slot.message.content as V4Part[])[slot.index] = withCacheHint(slot.part);
+  }
+}
+
+/** A copy of `part` that also carries {@link cacheHint} (its own provider options are kept). */
+function withCacheHint(part: V4Part): V4Part {
+  const own = part.providerOptions;
+  return { ...part, providerOptions: { ...own, anthropic: { ...own?.['anthropic'], ...cacheHint()['anthropic'] } } } as V4Part;
 }

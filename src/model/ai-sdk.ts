@@ -7,7 +7,8 @@
  * the AI SDK; users who call this adapter already have a provider package installed.
  */
 import type { JSONSchema7, LanguageModelV4, LanguageModelV4CallOptions, SharedV4ProviderOptions } from '@ai-sdk/provider';
-import type { Effort } from '../request/types.js';
+import type { Effort, ModelRequest } from '../request/types.js';
+import type { WireBody } from '../request/wire-prefix.js';
 import { raceAbort, throwIfAborted } from './abort.js';
 import type { ModelAdapter } from './adapter.js';
 import { toV4Prompt, toV4Tools } from './ai-sdk-prompt.js';
@@ -25,9 +26,11 @@ export interface AiSdkModelOptions {
   /** Adapter name (default `<provider>:<modelId>`). */
   readonly name?: string;
   /**
-   * Mark the system message and the last message with an Anthropic-style
-   * `cacheControl: { type: 'ephemeral' }` breakpoint (see `toV4Prompt`). Other providers
-   * ignore the option; OpenAI and Gemini cache prefixes on their own.
+   * Mark Anthropic-style `cacheControl: { type: 'ephemeral' }` breakpoints: the system
+   * message, the last message, and the two grid points (every 16th message block) nearest
+   * below it, so a request always has a breakpoint within Anthropic's 20-block reach of what
+   * the previous one wrote (see `toV4Prompt`). Other providers ignore the option; OpenAI and
+   * Gemini cache prefixes on their own.
    */
   readonly cacheHints?: boolean;
   /** Provider options sent with every request (e.g. `{ anthropic: { thinking: ... } }`). */
@@ -106,6 +109,12 @@ export const passThroughEffort: EffortMapper = (effort, model) => ({ [providerKe
 function eagerInputStreaming(model: LanguageModelV4, providerOptions: SharedV4ProviderOptions | undefined): boolean | undefined {
   if (!model.provider.includes('anthropic')) return undefined;
   return providerOptions?.['anthropic']?.['toolStreaming'] === true;
+}
+
+/** The parts the request's last entry becomes when it is a user entry (its text and attachments), else 0. */
+function taskPartsOf(request: ModelRequest): number {
+  const last = request.messages.at(request.messages.length - 1);
+  return last?.kind === 'user' ? 1 + last.attachments.length : 0;
 }
 
 /** Merges provider options one level deep, so effort adds to (not replaces) a provider's settings. */
@@ -249,11 +258,15 @@ export function aiSdkModel(modelOrTable: LanguageModelV4 | AiSdkModelTableOption
           : {}),
         abortSignal: context.signal,
       };
+      // The body the provider built goes back with the reply: the runtime measures prefixes on it.
+      const wire = (sent: { body?: unknown } | undefined): { wire?: WireBody } =>
+        sent?.body !== undefined ? { wire: { provider: model.provider, body: sent.body, taskParts: taskPartsOf(request) } } : {};
       if (context.onDelta !== undefined && options.streaming !== false) {
-        const { stream } = await raceAbort(model.doStream(call), context.signal);
-        return raceAbort(collectV4Stream(stream, context.signal, context.onDelta), context.signal);
+        const { stream, request: sent } = await raceAbort(model.doStream(call), context.signal);
+        return { ...(await raceAbort(collectV4Stream(stream, context.signal, context.onDelta), context.signal)), ...wire(sent) };
       }
-      return fromV4Result(await raceAbort(model.doGenerate(call), context.signal));
+      const result = await raceAbort(model.doGenerate(call), context.signal);
+      return { ...fromV4Result(result), ...wire(result.request) };
     },
   };
 }

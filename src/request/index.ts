@@ -36,3 +36,16 @@ export {
   type PrefixReuseInput,
   type PrefixShortfall,
 } from './prefix-reuse.js';
+export {
+  ANTHROPIC_LOOKBACK_BLOCKS,
+  blockBytes,
+  readableBytes,
+  sharedBlocks,
+  wireApiOf,
+  wireRequestOf,
+  type WireApi,
+  type WireBlock,
+  type WireBody,
+  type WireRequest,
+} from './wire-prefix.js';
+export { wirePrefixReuse } from './wire-reuse.js';

@@ -14,6 +14,7 @@ import type { EntrySeq } from '../dialogue/types.js';
 import { comparePrefix, type PrefixMismatch, type PrefixSide } from './prefix.js';
 import { serializeHead, serializeMessage, serializeModelFrame, serializeSystemPrompt, serializeTool } from './serialize.js';
 import type { ModelRequest, SystemConfiguration } from './types.js';
+import type { WireApi } from './wire-prefix.js';
 
 /**
  * Why a subagent's first request shares less with its parent's last request than it
@@ -25,8 +26,28 @@ import type { ModelRequest, SystemConfiguration } from './types.js';
  * - `compacted`: it copied a compaction the parent's last request did not have (written since);
  * - `no_parent_request`: the parent had not sent a request when the subagent was started;
  * - `no_request`: the subagent ended before any reply to its first request.
+ *
+ * Measured on the wire (the provider's request bodies, see {@link PrefixReuse.wire}), also:
+ * - `streaming_tool_definition`: one request was streamed and its provider wrote the tool
+ *   definitions differently for it (Anthropic's `eager_input_streaming`);
+ * - `native_output_format`: one of the two asked for a native structured-output format the
+ *   other did not (`nativeOutput: true`), which the provider puts ahead of the messages;
+ * - `breakpoint_out_of_reach`: the bodies share more than the first request's cache
+ *   breakpoints can read (Anthropic reads at most 20 blocks back from a breakpoint);
+ * - `wire_differs`: the provider's bodies part ways earlier than the library's own bytes do,
+ *   for none of the reasons above.
  */
-export type PrefixShortfall = PrefixMismatch | 'turns_window' | 'newer_entries' | 'compacted' | 'no_parent_request' | 'no_request';
+export type PrefixShortfall =
+  | PrefixMismatch
+  | 'turns_window'
+  | 'newer_entries'
+  | 'compacted'
+  | 'no_parent_request'
+  | 'no_request'
+  | 'streaming_tool_definition'
+  | 'native_output_format'
+  | 'breakpoint_out_of_reach'
+  | 'wire_differs';
 
 /**
  * A subagent's prefix reuse: what its first request shares with its parent's last request.
@@ -45,6 +66,17 @@ export interface PrefixReuse {
   readonly inheritedBytes: number;
   /** Why `sharedBytes` is below `inheritedBytes`, or why a cache cannot serve it; empty when it shares all of it. */
   readonly reasons: readonly PrefixShortfall[];
+  /**
+   * Present when the figures were measured on the wire: the adapter reported the bodies its
+   * provider sent (the AI SDK adapter does, for Anthropic Messages and OpenAI's Chat
+   * Completions and Responses), and the bytes above are those bodies' blocks in the
+   * provider's cache order. `readableBytes` is what the first request's cache breakpoints can
+   * read of its parent's last request (equal to `sharedBytes` where the provider caches any
+   * prefix it has seen).
+   */
+  readonly wire?: { readonly api: WireApi; readonly readableBytes: number };
+  /** With {@link wire}: the same figures in the library's own canonical bytes. */
+  readonly canonical?: PrefixReuse;
 }
 
 /** Bytes a token, for the estimates (the simulated provider cache uses the same). */

@@ -4,6 +4,7 @@
  */
 import type { ReasoningPart, ToolCall } from '../dialogue/entry.js';
 import type { ReplyUsage } from './usage.js';
+import type { WireBody } from './wire-prefix.js';
 
 /**
  * The assistant reply a model produced: what a `ModelAdapter` resolves with, and what a
@@ -26,6 +27,12 @@ export interface ModelResponse {
   readonly usage: ReplyUsage;
   /** Provider stop reason, if reported (`stop`, `tool_calls`, `length`, ...). */
   readonly stopReason?: string;
+  /**
+   * The body the provider sent for this reply's request, when the adapter knows it (the AI
+   * SDK adapter passes the provider's `request.body`). The runtime measures subagents'
+   * `result.prefix` on these bodies, in the provider's cache order; the dialogue keeps none of it.
+   */
+  readonly wire?: WireBody;
 }
 
 /**

@@ -23,6 +23,7 @@ import { addUsage, requestUsage, ZERO_USAGE, type ModelResponse } from '../model
 import { throwIfAborted } from '../model/abort.js';
 import { EntryView } from '../dialogue/entry-seq.js';
 import { serializeRequest } from '../request/serialize.js';
+import { wireRequestOf, type WireBody, type WireRequest } from '../request/wire-prefix.js';
 import { checkOutput } from '../request/output-schema.js';
 import { checkHookDecision } from './hook-decision.js';
 import type { ModelRequest } from '../request/types.js';
@@ -106,6 +107,25 @@ function checkReply(dialogue: Dialogue, response: ModelResponse): void {
 function notePrefix(core: RuntimeCore, path: string, request: ModelRequest): void {
   const record = core.registry.get(path);
   if (record) record.lastRequest = request;
+}
+
+/**
+ * Keeps the provider's body of an answered request, read in its cache order, when the adapter
+ * reported one: the agent's first (for its own `result.prefix`) and its latest (for its subagents').
+ */
+function noteWire(core: RuntimeCore, path: string, reply: unknown): void {
+  const record = core.registry.get(path);
+  if (!record) return;
+  let wire: WireRequest | undefined;
+  try {
+    const sent = typeof reply === 'object' && reply !== null ? (reply as { wire?: unknown }).wire : undefined;
+    if (typeof sent === 'object' && sent !== null) wire = wireRequestOf(sent as WireBody);
+  } catch {
+    // A body that cannot be read is a body not known: the canonical figures stand.
+    wire = undefined;
+  }
+  record.lastWire = wire;
+  if (record.firstWire === undefined) record.firstWire = wire ?? null;
 }
 
 /** Builds the agent machine with this runtime's implementations. */
@@ -235,6 +255,7 @@ async function sendRequest(core: RuntimeCore, input: SampleInput, request: Model
     // Every attempt was sent and counts, and so does a compaction written before them.
     throw new FailedRequestError(errorText(error), failedUsage(tally.attempts, compaction), { cause: error });
   }
+  noteWire(core, input.path, value);
   const response = normalizeResponse(value, core.registry.limits);
   if (trace) traceChatEnd(trace, input.path, response);
   sink.current?.replied(response);

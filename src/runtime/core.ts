@@ -10,6 +10,7 @@ import { resultOf, subagentReportOf } from '../../machines/agent.machine.js';
 import { agentInput } from '../../machines/agent.input.js';
 import { releaseSubagent } from '../../machines/subagents.js';
 import type { DialogueView } from '../dialogue/types.js';
+import { wirePrefixReuse } from '../request/wire-reuse.js';
 import { RuntimeError } from './errors.js';
 import { Heads } from './heads.js';
 import type { AgentLogic, CoreBuilders } from './core-builders.js';
@@ -506,6 +507,8 @@ export class RuntimeCore {
     this.budgets.settled(record.path);
     const result: AgentResult = {
       ...reported,
+      // Measured on the provider's bodies when the adapter reported them; the canonical figure stays as `prefix.canonical`.
+      ...(record.parentPath !== null && record.firstWire ? { prefix: wirePrefixReuse(reported.prefix, record.parentWire, record.firstWire) } : {}),
       elapsedMs: Math.max(0, this.now() - record.reservedAt),
       ...(account ? { usage: account.own, subtreeUsage: account.subtree } : {}),
     };

@@ -10,6 +10,7 @@ import type { AgentResult, Delivery, Lifetime } from '../../machines/agent.types
 import type { FirstReportValue } from './types.js';
 import { checkLimits, type Limits } from '../policy/limits.js';
 import type { ModelRequest } from '../request/types.js';
+import type { WireRequest } from '../request/wire-prefix.js';
 import type { PermissionMode } from '../policy/permission-mode.js';
 import type { PermissionLayer } from '../policy/tool-permissions.js';
 import { RuntimeError } from './errors.js';
@@ -63,6 +64,15 @@ export interface AgentRecord {
   grants?: AgentGrants;
   /** The agent's latest model request (what its subagents' inherited prefix is measured against). */
   lastRequest?: ModelRequest | undefined;
+  /**
+   * The provider's body of the agent's latest answered request, in cache order, when the
+   * adapter reported it (what its subagents' prefix is measured against on the wire).
+   */
+  lastWire?: WireRequest | undefined;
+  /** The body of its first answered request (`null`: answered, but the adapter reported no body). */
+  firstWire?: WireRequest | null;
+  /** Its parent's {@link lastWire} when it was spawned. */
+  parentWire?: WireRequest | undefined;
 }
 
 /** Access the host granted an agent at its spawn, beyond its tools. */

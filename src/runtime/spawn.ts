@@ -212,6 +212,7 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
     // 5. snapshot the parent's dialogue now (selection never waits) and start the actor.
     const snapshot = selectSnapshot(core.snapshotSource(parentPath), spec, origin.triggeringCallId ? { triggeringCallId: origin.triggeringCallId } : {});
     // What it inherits against the parent's last request, as it is now (its first request begins with exactly that).
+    record.parentWire = parent.lastWire;
     const prefix = measureInheritedPrefix({
       parent: { system: parentContext.input.system, model: parentContext.input.model },
       parentLast: parent.lastRequest ?? lastRequestOf(parentContext),
