@@ -21,6 +21,7 @@ export { AGENT_PHASES, mergeStateMeta, REQUIRED_STATE_META, type AgentPhase, typ
 export { subagentOf, subagentsOf } from './subagents.js';
 export { ZERO_USAGE, type ReplyUsage, type Usage } from '../src/request/usage.js';
 export type { ModelResponse } from '../src/request/reply.js';
+export { AGENT_IMAGE_VERSION, agentPhaseOf, restoreAgent, RestoreError, type AgentCounters, type AgentImage, type RestoreErrorCode, type RestoreOptions } from './agent.image.js';
 export type {
   AgentContext,
   AgentEvent,

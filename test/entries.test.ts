@@ -68,12 +68,12 @@ const PINNED: Record<string, { readonly values: readonly string[]; readonly type
   },
   './machine': {
     values: [
-      'AGENT_PHASES', 'AgentInputError', 'DelegatingAgentError', 'REQUIRED_STATE_META', 'agentMachine', 'configureReports', 'createAgentInput', 'delegatingAgent', 'mergeStateMeta', 'reportPresenter', 'resultOf', 'subagentOf',
+      'AGENT_IMAGE_VERSION', 'AGENT_PHASES', 'AgentInputError', 'DelegatingAgentError', 'REQUIRED_STATE_META', 'RestoreError', 'agentMachine', 'agentPhaseOf', 'configureReports', 'createAgentInput', 'delegatingAgent', 'mergeStateMeta', 'reportPresenter', 'restoreAgent', 'resultOf', 'subagentOf',
       'subagentsOf', 'toolStepLogic', 'ZERO_USAGE',
     ],
     types: [
-      'AgentContext', 'AgentEvent', 'AgentInput', 'AgentInputOptions', 'AgentPhase', 'AgentStateMeta', 'AgentStatus', 'AgentWork', 'AnsweredBySubagent', 'CloseMeaning', 'DelegatingAgent', 'DelegatingAgentOptions', 'DelegatingTelemetryOptions', 'HarnessTool',
-      'HarnessToolContext', 'InboxMeaning', 'HookInput', 'InboxItem', 'ModelFunction', 'ModelResponse', 'ReplyUsage', 'Usage', 'ReportPresenter', 'ReportSettings', 'SampleInput', 'SampleOutput', 'SendMessageEvent', 'StopReason', 'SubagentReport',
+      'AgentContext', 'AgentCounters', 'AgentEvent', 'AgentImage', 'AgentInput', 'AgentInputOptions', 'AgentPhase', 'AgentStateMeta', 'AgentStatus', 'AgentWork', 'AnsweredBySubagent', 'CloseMeaning', 'DelegatingAgent', 'DelegatingAgentOptions', 'DelegatingTelemetryOptions', 'HarnessTool',
+      'HarnessToolContext', 'InboxMeaning', 'HookInput', 'InboxItem', 'ModelFunction', 'ModelResponse', 'ReplyUsage', 'Usage', 'ReportPresenter', 'ReportSettings', 'RestoreErrorCode', 'RestoreOptions', 'SampleInput', 'SampleOutput', 'SendMessageEvent', 'StopReason', 'SubagentReport',
       'SubagentReportEvent', 'SummaryActorInput', 'SummaryResult', 'TaskHookDecision', 'ToolExecutor', 'ToolInput', 'ToolOutcome', 'ToolStepInput', 'ToolStepOutcome', 'ToolStepScope',
     ],
   },

@@ -18,6 +18,7 @@ import { summarizerFor } from './summarizer-choice.js';
 import type { Summarizer } from '../model/summarizer.js';
 import { sanitizeInspectionEvent } from '../inspect/sanitize.js';
 import { stateValueString } from '../text/state-value.js';
+import { agentPhaseOf } from '../../machines/agent.image.js';
 import { ROOT_PATH } from './paths.js';
 import { Registry, type AgentRecord } from './registry.js';
 import { RetentionStore } from './retention.js';
@@ -339,7 +340,7 @@ export class RuntimeCore {
       });
     }
     actor.subscribe({
-      next: (snapshot: { value: unknown; context: AgentContext }) => {
+      next: (snapshot: { value: unknown; context: AgentContext; getMeta(): Record<string, unknown> }) => {
         context = snapshot.context;
         if (context.usage !== usage) {
           // The usage it starts with is not news; only what it spends from here on is.
@@ -353,7 +354,7 @@ export class RuntimeCore {
           }
         }
         const state = stateValueString(snapshot.value);
-        journal?.observed(record.path, snapshot.context, state);
+        journal?.observed(record.path, snapshot.context, agentPhaseOf(snapshot));
         if (state === last) return;
         last = state;
         if (isBusy(state)) this.busy.add(record.path);
@@ -409,7 +410,7 @@ export class RuntimeCore {
     }
     const parentPath = snapshot.context.input.parentPath;
     const parent = parentPath === null ? undefined : this.registry.get(parentPath)?.actor?.getSnapshot();
-    journal.spawned(snapshot.context.input, parent ? { context: parent.context, state: stateValueString(parent.value) } : undefined, span, authorityOf(this.registry.get(path)));
+    journal.spawned(snapshot.context.input, parent ? { context: parent.context, phase: agentPhaseOf(parent) } : undefined, span, authorityOf(this.registry.get(path)));
   }
 
   /**

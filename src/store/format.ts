@@ -3,6 +3,7 @@
  * with its sequence number and a checksum (`envelope.ts`). Both stores write and read records
  * here, so a JSONL file and a Postgres table hold the same thing.
  */
+import { AGENT_PHASES, type AgentPhase } from '../../machines/agent.meta.js';
 import { sealLine, verifyLine } from './envelope.js';
 import { StoreError, type JournalRecord } from './types.js';
 
@@ -10,12 +11,43 @@ import { StoreError, type JournalRecord } from './types.js';
  * The journal format this version writes. Journals of a newer format are refused; older ones
  * are read: format 2 added `cancel` records, which a format-1 journal simply has none of;
  * format 3 seals every line with its sequence number and a checksum, which older journals have
- * only on the lines appended since this version resumed them.
+ * only on the lines appended since this version resumed them; format 4 journals facts, not the
+ * machine's context: an agent's phase instead of its state name, and its first report as a
+ * fact of its own (`reported`), which older formats left to be inferred from its turns.
  */
-export const JOURNAL_FORMAT = 3;
+export const JOURNAL_FORMAT = 4;
 
 /** The first format whose every line is sealed. */
 export const SEALED_FORMAT = 3;
+
+/** The first format whose `advance` records name phases and record the first report. */
+export const PHASES_FORMAT = 4;
+
+/**
+ * The state names formats 1 to 3 journaled, and the phase each one meant. Frozen: it
+ * describes what those versions wrote, whatever the machine calls its states now.
+ */
+const FORMAT_3_STATES: Readonly<Record<string, AgentPhase>> = Object.freeze({
+  reserved: 'reserved',
+  'reserved.admitting': 'reserved',
+  'reserved.runningHooks': 'reserved',
+  preparingSummary: 'preparing_summary',
+  'running.working.sampling': 'waiting_on_model',
+  'running.working.acting': 'running_tools',
+  'running.idle': 'idle',
+  settled: 'settled',
+  cancelled: 'settled',
+});
+
+/**
+ * The phase an `advance` record names: its `phase` (format 4), or the phase the state name of an
+ * older record meant. Anything else is `corrupt_journal` (`where` names the record).
+ */
+export function phaseOfRecord(record: { readonly phase?: unknown; readonly state?: unknown }, where: string): AgentPhase {
+  if (typeof record.phase === 'string' && (AGENT_PHASES as readonly string[]).includes(record.phase)) return record.phase as AgentPhase;
+  if (record.phase === undefined && typeof record.state === 'string' && Object.hasOwn(FORMAT_3_STATES, record.state)) return FORMAT_3_STATES[record.state]!;
+  throw new StoreError('corrupt_journal', `${where}: an advance record names neither a phase nor a state of formats 1 to 3 (${JSON.stringify(record.phase ?? record.state)})`);
+}
 
 /**
  * The longest journal line read or written by default: V8's longest string (about 512 MiB,

@@ -5,10 +5,11 @@
  * - `spawned`: an agent's descriptor, when it is reserved (its parent's unwritten entries
  *   first, so a fork's snapshot always names entries already in the journal);
  * - `observed`: after each transition of an agent, what changed: entries appended, inbox items
- *   queued, its state and counters, and the hook outcome and background when they appear;
+ *   queued, its phase, counters and first report, and the hook outcome and background when they appear;
  * - `settled`: its last entries with its result (one record), then the release of its path and slot.
  */
 import { createHash } from 'node:crypto';
+import type { AgentPhase } from '../../machines/agent.meta.js';
 import type { AgentContext, AgentInput, AgentResult, InboxItem, InboxQueue } from '../../machines/agent.types.js';
 import type { Dialogue } from '../dialogue/dialogue.js';
 import type { Entry, UserOrigin } from '../dialogue/entry.js';
@@ -16,19 +17,20 @@ import type { DialogueView } from '../dialogue/types.js';
 import type { Usage } from '../model/adapter.js';
 import { requestHeadHash } from '../request/serialize.js';
 import type { AdvanceRecord, ApprovalAnswerRecord, ApprovalRecord, CancelRecord, SessionRecord, SpawnRecord } from './records.js';
-import type { AgentImage, SessionImage } from './replay.js';
+import type { JournaledAgent, SessionImage } from './replay.js';
 import type { JournalRecord, SessionStore } from './types.js';
 
 /** What the journal last wrote about one agent. */
 interface Written {
   own: number;
   seedLength: number | undefined;
-  state: string;
+  phase: AgentPhase;
   inbox: InboxQueue;
   usage: Usage | undefined;
   step: number;
   turns: number;
   close: boolean;
+  reported: boolean;
   openedBy: UserOrigin | undefined;
   hook: boolean;
   background: boolean;
@@ -70,10 +72,10 @@ export class SessionJournal {
 
   /**
    * An agent was reserved and is about to start. `parent` is its parent's current context and
-   * state, written first when they changed.
+   * phase, written first when they changed.
    */
-  spawned(input: AgentInput, parent?: { readonly context: AgentContext; readonly state: string }, trace?: SpawnRecord['trace'], authority?: SpawnRecord['authority']): void {
-    if (parent && input.parentPath !== null) this.observed(input.parentPath, parent.context, parent.state);
+  spawned(input: AgentInput, parent?: { readonly context: AgentContext; readonly phase: AgentPhase }, trace?: SpawnRecord['trace'], authority?: SpawnRecord['authority']): void {
+    if (parent && input.parentPath !== null) this.observed(input.parentPath, parent.context, parent.phase);
     const { system, snapshot, framing, ...rest } = input;
     const head = this.blob(requestHeadHash(system), system);
     const projectContext = framing?.kind === 'independent' && framing.projectContext !== undefined ? framing.projectContext : undefined;
@@ -98,12 +100,13 @@ export class SessionJournal {
     this.written.set(input.path, {
       own: 0,
       seedLength: undefined,
-      state: 'reserved',
+      phase: 'reserved',
       inbox: null,
       usage: undefined,
       step: 0,
       turns: 0,
       close: false,
+      reported: false,
       openedBy: undefined,
       hook: false,
       background: false,
@@ -111,8 +114,8 @@ export class SessionJournal {
     });
   }
 
-  /** An agent's snapshot after a transition: writes what changed since the last one. */
-  observed(path: string, context: AgentContext, state: string): void {
+  /** An agent's snapshot after a transition (its context and phase): writes what changed since the last one. */
+  observed(path: string, context: AgentContext, phase: AgentPhase): void {
     const w = this.written.get(path);
     if (!w || w.done) return;
     if (!w.hook && context.input.hasTaskHooks && context.acceptedTask !== null) {
@@ -123,8 +126,8 @@ export class SessionJournal {
       w.background = true;
       this.append({ type: 'background', path, text: context.background, usage: context.usage });
     }
-    const record: { -readonly [K in keyof AdvanceRecord]: AdvanceRecord[K] } = { type: 'advance', path, state };
-    let changed = state !== w.state;
+    const record: { -readonly [K in keyof AdvanceRecord]: AdvanceRecord[K] } = { type: 'advance', path, phase };
+    let changed = phase !== w.phase;
     const entries = this.newEntries(w, context.dialogue);
     if (entries.length > 0) record.entries = entries;
     if (context.inbox !== w.inbox) {
@@ -137,13 +140,14 @@ export class SessionJournal {
     if (context.step !== w.step) record.step = w.step = context.step;
     if (context.turnsCompleted !== w.turns) record.turns = w.turns = context.turnsCompleted;
     if (context.closeRequested !== w.close) record.close = w.close = context.closeRequested;
+    if (context.firstReportMade && !w.reported) record.reported = w.reported = true;
     if (context.turnOpenedBy !== w.openedBy) {
       w.openedBy = context.turnOpenedBy;
       record.openedBy = context.turnOpenedBy ?? null;
     }
     changed ||= Object.keys(record).length > 3;
     if (!changed) return;
-    w.state = state;
+    w.phase = phase;
     this.append(record);
   }
 
@@ -214,16 +218,17 @@ function newItems(queue: InboxQueue, seen: InboxQueue): InboxItem[] {
   return items.reverse();
 }
 
-function writtenOf(agent: AgentImage): Written {
+function writtenOf(agent: JournaledAgent): Written {
   return {
     own: agent.entries.length,
     seedLength: undefined,
-    state: agent.state,
+    phase: agent.phase,
     inbox: null,
     usage: agent.usage,
     step: agent.step,
     turns: agent.turns,
     close: agent.close,
+    reported: agent.reported,
     openedBy: agent.openedBy,
     hook: agent.hookTask !== undefined,
     background: agent.background !== undefined,

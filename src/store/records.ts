@@ -4,6 +4,7 @@
  * context) once as a `blob` that descriptors name by hash, and a fork's copied entries not at
  * all: its descriptor names the parent and the parent's dialogue length they were taken at.
  */
+import type { AgentPhase } from '../../machines/agent.meta.js';
 import type { AgentResult, InboxItem } from '../../machines/agent.types.js';
 import type { Entry, UserOrigin } from '../dialogue/entry.js';
 import type { Usage } from '../model/adapter.js';
@@ -62,13 +63,15 @@ export interface SpawnRecord {
 }
 
 /**
- * What changed in one agent between two of its snapshots: its state, the entries appended,
- * inbox items queued while it worked, and the counters that changed.
+ * What changed in one agent between two of its snapshots: its phase, the entries appended,
+ * inbox items queued while it worked, and the counters and facts that changed. Facts, not the
+ * machine's context: no state name, no actor id, nothing a renamed machine would read otherwise.
  */
 export interface AdvanceRecord {
   readonly type: 'advance';
   readonly path: string;
-  readonly state: string;
+  /** Its phase after the transition. Formats 1 to 3 wrote `state`, a state name, instead. */
+  readonly phase: AgentPhase;
   readonly entries?: readonly Entry[];
   readonly queued?: readonly InboxItem[];
   readonly usage?: Usage;
@@ -76,6 +79,8 @@ export interface AdvanceRecord {
   readonly turns?: number;
   readonly close?: boolean;
   readonly openedBy?: UserOrigin | null;
+  /** Written once, when the agent made its first report (format 4). */
+  readonly reported?: true;
 }
 
 /** The task hooks allowed the spawn, with this (possibly rewritten) task. */

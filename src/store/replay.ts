@@ -3,25 +3,29 @@
  * what waits in its inbox, its counters, and how it ended. Pure: resuming builds the runtime
  * from this image.
  */
+import type { AgentPhase } from '../../machines/agent.meta.js';
 import type { AgentResult, InboxItem } from '../../machines/agent.types.js';
 import type { Entry, UserOrigin } from '../dialogue/entry.js';
 import { ZERO_USAGE, type Usage } from '../model/adapter.js';
 import type { AdvanceRecord, ApprovalAnswerRecord, ApprovalRecord, CancelRecord, SessionRecord, SpawnRecord } from './records.js';
+import { phaseOfRecord, PHASES_FORMAT } from './format.js';
 import { StoreError, type JournalRecord } from './types.js';
 
-/** One agent as the journal left it. */
-export interface AgentImage {
+/** One agent as the journal left it (the facts; `restoreAgent` turns them into an actor). */
+export interface JournaledAgent {
   readonly spawn: SpawnRecord;
   /** Entries appended after its seed, in order. */
   readonly entries: Entry[];
   /** Inbox items queued while it worked that have not joined its dialogue yet. */
   readonly queued: InboxItem[];
-  /** Its last journaled state (`reserved` when none was journaled). */
-  state: string;
+  /** Its last journaled phase (`reserved` when none was journaled). */
+  phase: AgentPhase;
   usage: Usage;
   step: number;
   turns: number;
   close: boolean;
+  /** It made its first report (a caller-delivered subagent's answers its `Agent` call). */
+  reported: boolean;
   openedBy: UserOrigin | undefined;
   /** The task its hooks accepted, when they ran. */
   hookTask: string | undefined;
@@ -36,7 +40,7 @@ export interface AgentImage {
 export interface SessionImage {
   readonly sessionId: string;
   /** Agents in spawn order (parents before their subagents). */
-  readonly agents: ReadonlyMap<string, AgentImage>;
+  readonly agents: ReadonlyMap<string, JournaledAgent>;
   /** Shared values by hash. */
   readonly blobs: ReadonlyMap<string, unknown>;
   /** Number of records, the header included. */
@@ -61,13 +65,15 @@ export function replayJournal(records: readonly JournalRecord[], location: strin
   if (header?.type !== 'session' || typeof header['sessionId'] !== 'string') {
     throw new StoreError('corrupt_journal', `${location}: the journal has no session header`);
   }
-  const agents = new Map<string, AgentImage>();
+  // Before format 4 the first report was not journaled: an agent had made it once it finished a turn.
+  const inferReported = typeof header['format'] !== 'number' || header['format'] < PHASES_FORMAT;
+  const agents = new Map<string, JournaledAgent>();
   const blobs = new Map<string, unknown>();
   const cancels: CancelRecord[] = [];
   const approvals = new Map<string, JournaledApproval>();
   // `${parent}\n${callId}` → subagent path, to recognise the Agent call that delivered a result.
   const byCall = new Map<string, string>();
-  const agentOf = (path: unknown, index: number): AgentImage => {
+  const agentOf = (path: unknown, index: number): JournaledAgent => {
     const agent = typeof path === 'string' ? agents.get(path) : undefined;
     if (!agent) throw new StoreError('corrupt_journal', `${location}: record ${index + 1} names ${JSON.stringify(path)}, which no earlier descriptor spawned`);
     return agent;
@@ -86,11 +92,12 @@ export function replayJournal(records: readonly JournalRecord[], location: strin
           spawn: record,
           entries: [],
           queued: [],
-          state: 'reserved',
+          phase: 'reserved',
           usage: ZERO_USAGE,
           step: 0,
           turns: 0,
           close: false,
+          reported: false,
           openedBy: undefined,
           hookTask: undefined,
           background: undefined,
@@ -101,7 +108,7 @@ export function replayJournal(records: readonly JournalRecord[], location: strin
         if (record.parent !== null && record.snapshot.call !== null) byCall.set(`${record.parent}\n${record.snapshot.call}`, record.path);
         break;
       case 'advance':
-        advance(agentOf(record.path, i), record, agents, byCall);
+        advance(agentOf(record.path, i), record, phaseOfRecord(record, `${location}: record ${i + 1}`), agents, byCall, inferReported);
         break;
       case 'hook':
         agentOf(record.path, i).hookTask = record.task;
@@ -111,7 +118,7 @@ export function replayJournal(records: readonly JournalRecord[], location: strin
         break;
       case 'result': {
         const agent = agentOf(record.path, i);
-        advance(agent, { type: 'advance', path: record.path, state: record.result.status === 'cancelled' ? 'cancelled' : 'settled', ...(record.entries ? { entries: record.entries } : {}) }, agents, byCall);
+        advance(agent, { type: 'advance', path: record.path, phase: 'settled', ...(record.entries ? { entries: record.entries } : {}) }, 'settled', agents, byCall, inferReported);
         agent.result = record.result;
         break;
       }
@@ -141,7 +148,7 @@ export function replayJournal(records: readonly JournalRecord[], location: strin
   return { sessionId: header['sessionId'], agents, blobs, records: records.length, cancels, approvals };
 }
 
-function advance(agent: AgentImage, record: AdvanceRecord, agents: ReadonlyMap<string, AgentImage>, byCall: ReadonlyMap<string, string>): void {
+function advance(agent: JournaledAgent, record: AdvanceRecord, phase: AgentPhase, agents: ReadonlyMap<string, JournaledAgent>, byCall: ReadonlyMap<string, string>, inferReported: boolean): void {
   const path = agent.spawn.path;
   const noticeFrom = (origin: UserOrigin): void => {
     if (origin.kind !== 'notice') return;
@@ -163,10 +170,11 @@ function advance(agent: AgentImage, record: AdvanceRecord, agents: ReadonlyMap<s
       if (child?.result) child.delivered = true;
     }
   }
-  agent.state = record.state;
+  agent.phase = phase;
   if (record.usage) agent.usage = record.usage;
   if (record.step !== undefined) agent.step = record.step;
   if (record.turns !== undefined) agent.turns = record.turns;
+  if (record.reported === true || (inferReported && agent.turns > 0)) agent.reported = true;
   if (record.close !== undefined) agent.close = record.close;
   if (record.openedBy !== undefined) agent.openedBy = record.openedBy ?? undefined;
 }

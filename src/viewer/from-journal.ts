@@ -37,11 +37,12 @@ export function journalRecordEvents(record: JournalRecord, options: JournalRecor
       break;
     }
     case 'advance': {
-      const advance = record as unknown as AdvanceRecord;
+      // Format 4 journals phases; older journals named the machine's states.
+      const advance = record as unknown as AdvanceRecord & { readonly state?: string };
       pushEntries(out, advance.path, advance.entries);
       const usage = viewerUsage(advance.usage);
       if (usage) out.push({ type: 'usage', path: advance.path, usage });
-      if (states) out.push({ type: 'state', path: advance.path, state: advance.state });
+      if (states) out.push({ type: 'state', path: advance.path, state: advance.phase ?? advance.state ?? 'reserved' });
       break;
     }
     case 'result': {

@@ -46,7 +46,8 @@ describe('crash campaign', () => {
     const expected = outcomeOf(file);
     expect(expected.duplicates).toEqual([]);
     const total = readFileSync(file, 'utf8').split('\n').filter((l) => l !== '').length;
-    expect(total).toBeGreaterThanOrEqual(201);
+    // Format 4 journals phases: a move within one (the task hooks starting) writes no record.
+    expect(total).toBeGreaterThanOrEqual(198);
 
     const points = Array.from({ length: total - 1 }, (_, i) => i + 1);
     const failures: string[] = [];

@@ -7,6 +7,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readJournal } from '../../src/store/jsonl.js';
+import { shownStateOf } from './journaled-state.js';
 import { replayJournal, type SessionImage } from '../../src/store/replay.js';
 import { ViewerError } from '../../src/viewer/errors.js';
 import { ViewerFeed } from '../../src/viewer/feed.js';
@@ -33,7 +34,7 @@ describe('a journal as a viewer feed', () => {
     expect([...view.agents.keys()]).toEqual([...image.agents.keys()]);
     for (const [path, agent] of image.agents) {
       const shown = view.agents.get(path)!;
-      expect(shown.state).toBe(agent.state);
+      expect(shown.state).toBe(shownStateOf(agent));
       expect(shown.entries.map((e) => e.id)).toEqual(agent.entries.map((e) => e.id));
       expect(shown.result?.status).toBe(agent.result?.status);
       expect(shown.usage?.inputTokens).toBe(agent.result?.usage.inputTokens);
@@ -87,7 +88,7 @@ describe('a trace as a viewer feed', () => {
     expect(feed.kind).toBe('trace');
     const view = foldEvents(new ViewerFeed(feed.events).history);
     expect(new Set(view.agents.keys())).toEqual(new Set(image.agents.keys()));
-    for (const [path, agent] of image.agents) expect(view.agents.get(path)!.state).toBe(agent.state);
+    for (const [path, agent] of image.agents) expect(view.agents.get(path)!.state).toBe(shownStateOf(agent));
     expect([...view.agents.values()].every((a) => a.entries.length === 0)).toBe(true);
     // Every event of a trace has its time, and only state changes are kept.
     const events = feed.events.filter((e) => e.type === 'state');

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { runDemoSession } from '../../src/cli/session.js';
 import { createJsonlStore, openJsonlStore } from '../../src/index.js';
 import { readJournal } from '../../src/store/jsonl.js';
+import { shownStateOf } from './journaled-state.js';
 import { replayJournal } from '../../src/store/replay.js';
 import { manualClock } from '../../src/testing/index.js';
 import { liveFeed } from '../../src/viewer/live.js';
@@ -33,7 +34,7 @@ describe('liveFeed', () => {
       expect([...view.agents.keys()].sort()).toEqual([...image.agents.keys()].sort());
       for (const [path, agent] of image.agents) {
         const shown = view.agents.get(path)!;
-        expect(shown.state, path).toBe(agent.state);
+        expect(shown.state, path).toBe(shownStateOf(agent));
         expect(shown.entries.map((e) => e.id), path).toEqual(agent.entries.map((e) => e.id));
         expect(shown.result?.status, path).toBe(agent.result?.status);
         expect(shown.role, path).toBe(agent.spawn.role ?? undefined);
@@ -66,7 +67,7 @@ describe('liveFeed', () => {
       await reopened.close();
       const view = foldEvents(again.feed.history);
       const image = replayJournal(reopened.loaded, 'journal');
-      for (const [path, agent] of image.agents) expect(view.agents.get(path)?.state, path).toBe(agent.state);
+      for (const [path, agent] of image.agents) expect(view.agents.get(path)?.state, path).toBe(shownStateOf(agent));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

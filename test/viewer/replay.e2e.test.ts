@@ -6,6 +6,7 @@
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readJournal } from '../../src/store/jsonl.js';
+import { shownStateOf } from './journaled-state.js';
 import { replayJournal } from '../../src/store/replay.js';
 import { runViewCommand } from '../../src/viewer/cli.js';
 import type { ServedViewer } from '../../src/viewer/server.js';
@@ -62,7 +63,7 @@ async function scrubTo(value: number | 'end'): Promise<void> {
 describe('the viewer replays the demo', () => {
   it('opens the journal; scrubbing to the end shows every agent in its final state', async () => {
     const { records } = readJournal(journal, false);
-    const expected = Object.fromEntries([...replayJournal(records, journal).agents].map(([path, agent]) => [path, agent.state]));
+    const expected = Object.fromEntries([...replayJournal(records, journal).agents].map(([path, agent]) => [path, shownStateOf(agent)]));
     expect(Object.values(expected).every((state) => state === 'settled' || state === 'cancelled')).toBe(true);
     const out = await viewing(journal, async (viewer) => {
       const { page } = browser;
@@ -90,7 +91,7 @@ describe('the viewer replays the demo', () => {
 
   it('opens the trace: the same agents, in the same final states, without transcripts', async () => {
     const { records } = readJournal(journal, false);
-    const expected = Object.fromEntries([...replayJournal(records, journal).agents].map(([path, agent]) => [path, agent.state]));
+    const expected = Object.fromEntries([...replayJournal(records, journal).agents].map(([path, agent]) => [path, shownStateOf(agent)]));
     await viewing(trace, async (viewer) => {
       const { page } = browser;
       await page.goto(viewer.url);
