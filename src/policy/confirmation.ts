@@ -18,14 +18,25 @@ export interface ConfirmationRequest {
   readonly capabilities: readonly RequiredCapability[];
 }
 
-/** The host's answer. A refusal's reason is shown to the parent model in the tool error. */
-export type ConfirmationDecision = { readonly approved: true } | { readonly approved: false; readonly reason?: string };
+/**
+ * The host's answer, the same shape as a tool call's approval: `true`, `false`, or
+ * `{ approved, reason? }`. A refusal's reason is shown to the parent model in the tool error;
+ * anything else fails the spawn closed (`confirmation_failed`).
+ */
+export type ConfirmationDecision = boolean | { readonly approved: boolean; readonly reason?: string };
 
 /**
- * The host callback. `signal` aborts when the spawn is cancelled while the user is being
- * asked (for example the parent was cancelled); the host should then close its prompt.
+ * The host callback, synchronous or not. `signal` aborts when the spawn is cancelled while
+ * the user is being asked (for example the parent was cancelled); the host should then close
+ * its prompt.
+ *
+ * @example
+ * ```ts
+ * const confirm: ConfirmCallback = async (request) => askPerson(describeConfirmation(request)); // a boolean
+ * const strict: ConfirmCallback = () => ({ approved: false, reason: 'no new capabilities today' });
+ * ```
  */
-export type ConfirmCallback = (request: ConfirmationRequest, signal: AbortSignal) => Promise<ConfirmationDecision>;
+export type ConfirmCallback = (request: ConfirmationRequest, signal: AbortSignal) => ConfirmationDecision | Promise<ConfirmationDecision>;
 
 /**
  * A plain-text rendering of a request for a host's prompt: a heading naming the subagent's

@@ -11,6 +11,7 @@ import type { JournaledApproval } from '../store/replay.js';
 import { errorText } from '../dialogue/error-text.js';
 import { RuntimeError } from './errors.js';
 import { describeRule } from './approval-rules.js';
+import { checkDecision } from './host-decision.js';
 import type { ApprovalAnswer, ApprovalCallback, ApprovalDecision, ApprovalRequest, ApprovalRule } from './types.js';
 
 /** What the desk needs from the runtime. */
@@ -102,7 +103,7 @@ export class ApprovalDesk {
     if (typeof id !== 'string' || !this.pending.has(id)) {
       throw new RuntimeError('unknown_approval', `no approval request ${JSON.stringify(id)} is pending; pending: ${this.list().map((r) => r.id).join(', ') || 'none'}`);
     }
-    const checked = checkDecision(decision);
+    const checked = checkDecision(decision, 'an approval decision');
     this.settle(id, { ...checked, by: 'host' });
   }
 
@@ -117,7 +118,7 @@ export class ApprovalDesk {
       (decision) => {
         let checked: { approved: boolean; reason?: string };
         try {
-          checked = checkDecision(decision);
+          checked = checkDecision(decision, 'an approval decision');
         } catch (error) {
           return this.settle(request.id, { approved: false, reason: errorText(error), by: 'callback', failed: true });
         }
@@ -146,17 +147,6 @@ export class ApprovalDesk {
     this.options.answered(event);
     pending.settle({ ...event, ...(answer.failed ? { failed: true } : {}) });
   }
-}
-
-/** A decision read strictly: only `true` or `{ approved: true }` approves. */
-function checkDecision(decision: unknown): { approved: boolean; reason?: string } {
-  if (typeof decision === 'boolean') return { approved: decision };
-  if (decision !== null && typeof decision === 'object' && typeof (decision as { approved?: unknown }).approved === 'boolean') {
-    const { approved, reason } = decision as { approved: boolean; reason?: unknown };
-    if (reason !== undefined && typeof reason !== 'string') throw new RuntimeError('invalid_arguments', 'an approval decision\'s reason must be text');
-    return { approved, ...(typeof reason === 'string' && reason !== '' ? { reason } : {}) };
-  }
-  throw new RuntimeError('invalid_arguments', `an approval decision is true, false or { approved: boolean, reason?: string }; got ${JSON.stringify(decision) ?? String(decision)}`);
 }
 
 function decisionOf(answer: { readonly approved: boolean; readonly reason?: string | undefined }): { readonly approved: boolean; readonly reason?: string } {

@@ -11,6 +11,7 @@ import type { SystemConfiguration } from '../request/types.js';
 import { RuntimeError } from './errors.js';
 import { raceAbort } from '../model/abort.js';
 import { errorText } from '../dialogue/error-text.js';
+import { checkDecision } from './host-decision.js';
 
 /** What one confirmation check needs. */
 export interface ConfirmInput {
@@ -148,7 +149,7 @@ export class Confirmer {
       const request = { parentPath: input.parentPath, taskName: input.taskName, ...(input.role ? { role: input.role } : {}), capabilities: required };
       // Asked at once (a synchronous throw lands in the catch below), so the host sees an
       // abort of a question it was asked.
-      decision = await raceAbort(confirm(request, signal), signal);
+      decision = checkDecision(await raceAbort(Promise.resolve(confirm(request, signal)), signal), 'a confirmation decision');
     } catch (error) {
       if (signal.aborted) throw new RuntimeError('aborted', `the spawn of ${who} was cancelled while waiting for confirmation`);
       throw new RuntimeError('confirmation_failed', `asking the host to confirm ${who} failed: ${errorText(error)}`);

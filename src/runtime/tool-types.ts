@@ -4,6 +4,7 @@
 import type { ToolOutcome } from '../../machines/agent.types.js';
 import type { HostTool } from '../request/host-tool.js';
 import type { PermissionMatcher } from '../policy/permission-pattern.js';
+import type { ConfirmationDecision } from '../policy/confirmation.js';
 import type { AccessCapability } from '../policy/capabilities.js';
 import type { Budget, BudgetDimension } from '../policy/budget.js';
 
@@ -63,8 +64,11 @@ export interface ApprovalRequest {
   readonly turn: number;
 }
 
-/** The host's answer: approve or deny, optionally with a reason the model reads. */
-export type ApprovalDecision = boolean | { readonly approved: boolean; readonly reason?: string };
+/**
+ * The host's answer: approve or deny, optionally with a reason the model reads. The same
+ * type as a spawn's `ConfirmationDecision`: `true`, `false` or `{ approved, reason? }`.
+ */
+export type ApprovalDecision = ConfirmationDecision;
 
 /**
  * Asks the host to approve one tool call. `signal` aborts when the calling agent or its turn

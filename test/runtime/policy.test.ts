@@ -1,10 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { fileURLToPath } from 'node:url';
 import { scriptedModel } from '../../src/model/scripted.js';
 import { createCapabilityCatalog } from '../../src/policy/capabilities.js';
 import { loadDefinitions } from '../../src/load/definitions.js';
-import type { ConfirmationRequest } from '../../src/policy/confirmation.js';
+import type { ConfirmCallback, ConfirmationRequest } from '../../src/policy/confirmation.js';
+import type { ApprovalCallback, ApprovalDecision } from '../../src/runtime/types.js';
 import { createRuntime, defineRuntimeTool } from '../../src/runtime/runtime.js';
 import { deferred } from './helpers.js';
 
@@ -13,7 +14,7 @@ const read = defineRuntimeTool({ name: 'read', description: 'Reads a file.', sch
 const catalog = createCapabilityCatalog({ tools: { bash: ['shell'] }, models: { small: 1, large: 3 } });
 
 /** A root that may only read; its subagents get bash unless their role filters it out. */
-function session(confirm: (request: ConfirmationRequest, signal: AbortSignal) => Promise<{ approved: true } | { approved: false; reason?: string }>) {
+function session(confirm: ConfirmCallback) {
   const model = scriptedModel({ '/root/**': { 0: [{ text: 'sub done' }] } });
   const rt = createRuntime({
     model,
@@ -32,6 +33,27 @@ function session(confirm: (request: ConfirmationRequest, signal: AbortSignal) =>
 }
 
 describe('capability confirmation', () => {
+  it('takes the same answers as approve: a boolean or { approved }, sync or async (#30 item 7)', async () => {
+    expectTypeOf<ReturnType<ConfirmCallback>>().toEqualTypeOf<ReturnType<ApprovalCallback>>();
+    expectTypeOf<true>().toMatchTypeOf<ApprovalDecision>();
+    const yes = session(async () => true).rt;
+    expect((await (await yes.spawn('/root', { task_name: 'big', message: 'x', model: 'large' })).result).status).toBe('completed');
+    const no = session(() => false).rt;
+    await expect(no.spawn('/root', { task_name: 'big', message: 'x', model: 'large' })).rejects.toMatchObject({ code: 'confirmation_denied' });
+    const sync = session(() => ({ approved: true })).rt;
+    expect((await (await sync.spawn('/root', { task_name: 'big', message: 'x', model: 'large' })).result).status).toBe('completed');
+  });
+
+  it('fails closed on an answer that is not a decision, leaving nothing reserved', async () => {
+    const { rt, model } = session((() => ({ approved: 'yes' })) as unknown as ConfirmCallback);
+    await expect(rt.spawn('/root', { task_name: 'big', message: 'x', model: 'large' })).rejects.toMatchObject({
+      code: 'confirmation_failed',
+      message: expect.stringMatching(/true, false or \{ approved: boolean/),
+    });
+    expect(rt.slotsInUse).toBe(0);
+    expect(model.calls).toHaveLength(0);
+  });
+
   it('is not asked when the subagent gets nothing its parent lacks (forks included)', async () => {
     const asked: ConfirmationRequest[] = [];
     const { rt } = session(async (r) => (asked.push(r), { approved: true }));
