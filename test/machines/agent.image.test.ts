@@ -8,7 +8,7 @@ import { AGENT_IMAGE_VERSION, agentPhaseOf, PHASE_COMEBACK, restoreAgent, Restor
 import { agentMachine } from '../../machines/agent.machine.js';
 import { AGENT_PHASES } from '../../machines/agent.meta.js';
 import { createAgentInput } from '../../machines/agent.input.js';
-import type { AgentContext, TurnReport } from '../../machines/agent.types.js';
+import type { AgentContext, AgentEvent, TurnReport } from '../../machines/agent.types.js';
 import { Dialogue } from '../../src/dialogue/dialogue.js';
 import { assistantEntry, userEntry, type ToolCall } from '../../src/dialogue/entry.js';
 import { ZERO_USAGE } from '../../src/request/usage.js';
@@ -76,7 +76,8 @@ describe('restoreAgent', () => {
     expect(step.input).toEqual({ path: '/root/w', calls: [call('c1')] });
     // The host answers the other call; once both are in, the next request goes out.
     actor.send({ type: 'tool.result', callId: 'c2', toolName: 'deploy', content: 'interrupted', isError: true });
-    step.sendBack({ type: 'tool.result', callId: 'c1', toolName: 'grep', content: '42', isError: false });
+    const result: AgentEvent = { type: 'tool.result', callId: 'c1', toolName: 'grep', content: '42', isError: false };
+    step.sendBack(result);
     expect(agentPhaseOf(actor.getSnapshot())).toBe('waiting_on_model');
     expect(step.stopped).toBe(true);
     actor.stop();
