@@ -326,7 +326,7 @@ class Restorer {
       if (parentPath === null || this.core.registry.get(parentPath)?.delivered !== false) return;
       parent.send({ type: 'tool.result', callId, toolName: 'Agent', content, isError });
     };
-    if (child.phase === 'idle' && child.turns > 0) {
+    if (child.phase === 'idle' && child.reported) {
       const text = this.restored.find((r) => r.agent === child)?.actor.getSnapshot().context.lastText ?? '';
       answer(firstTurnToolContent({ path, text, turn: child.turns - 1 }), false);
     }
