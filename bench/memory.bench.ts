@@ -11,11 +11,14 @@
  *
  * Each is the heap after N subagents minus the heap before them, over N, the median of a few
  * rounds (a fresh runtime each). Targets: at most 4,096 and 512 bytes.
+ *
+ * The model is a bare adapter that answers every request at once and keeps nothing:
+ * `scriptedModel` records every request it receives (its `calls`, for tests to read), which
+ * would count the test double's log, about 2 KB a subagent, as the runtime's memory.
  */
 import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
-import { createRuntime, type Runtime } from '../src/index.js';
-import { scriptedModel } from '../src/testing/index.js';
+import { createRuntime, ZERO_USAGE, type ModelAdapter, type Runtime } from '../src/index.js';
 import { median } from './measure.js';
 import type { BenchFigures } from './run.js';
 
@@ -25,6 +28,12 @@ const ROUNDS = 5;
 setFlagsFromString('--expose-gc');
 /** A full collection (exposed at run time, so `npm run bench` needs no flag). */
 const gc = runInNewContext('gc') as () => void;
+
+/** Answers every request with a final text, at once, remembering nothing of it. */
+const model: ModelAdapter = {
+  name: 'memory-bench',
+  sample: () => Promise.resolve({ text: 'ok', toolCalls: [], usage: ZERO_USAGE, stopReason: 'stop' }),
+};
 
 /** The heap in use after collecting, twice (weak references and finalizers settle in the second). */
 function heap(): number {
@@ -38,7 +47,6 @@ const quiet = (runtime: Runtime): Promise<void> => runtime.whenQuiet();
 
 /** Bytes per subagent of `n` subagents spawned with `lifetime`, measured once things are quiet. */
 async function perSubagent(lifetime: 'continuable' | 'one-shot', retained = false): Promise<number> {
-  const model = scriptedModel({ '/root': { 0: [{ text: 'ready' }] }, '**': { 0: [{ text: 'ok' }] } });
   const runtime = createRuntime({ model, limits: { maxChildren: N, maxTotal: N, maxDepth: 2 }, ...(retained ? {} : { retention: { maxSettled: 0 } }) });
   runtime.prompt('start');
   await quiet(runtime);
