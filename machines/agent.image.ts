@@ -212,24 +212,26 @@ function valueOf(path: readonly string[]): StateValue {
 
 /**
  * The persisted children of the restored state: every actor its chain of states invokes, with
- * the input the machine's own definition gives it (the innermost state's work gets the
- * image's `rerun` calls when it runs tools, and is left out when none run again).
+ * the input the machine's own definition gives it (a state whose work is tools gets the
+ * image's `rerun` calls instead, and is left out when none run again).
  */
 function childrenOf(logic: AnyStateMachine, chain: readonly StateNodeLike[], context: AgentContext, image: AgentImage): Record<string, unknown> {
   const children: Record<string, unknown> = {};
-  const innermost = chain.at(-1)!;
   for (const node of chain) {
     for (const invoke of node.invoke) {
-      let input = typeof invoke.input === 'function' ? (invoke.input as (args: object) => unknown)({ context, event: { type: 'xstate.init', input: context.input } }) : invoke.input;
-      if (node === innermost && (node.meta as AgentStateMeta | undefined)?.works === 'tools') {
+      // The agent machine's input mappers read the context only.
+      let input = typeof invoke.input === 'function' ? (invoke.input as (args: { context: AgentContext }) => unknown)({ context }) : invoke.input;
+      if ((node.meta as AgentStateMeta | undefined)?.works === 'tools') {
         if (image.rerun.length === 0) continue;
         input = { ...(input as ToolStepInput), calls: image.rerun } satisfies ToolStepInput;
       }
-      const childLogic = typeof invoke.src === 'string' ? logic.implementations.actors[invoke.src] : invoke.src;
-      if (!childLogic) throw new RestoreError('phase_not_in_machine', `the machine provides no actor "${String(invoke.src)}" for the ${image.phase} state`);
+      // XState names inline logic by a generated key that only it resolves: a restored actor's
+      // logic is one the machine provides by name (`setup({ actors })`, `provide`).
+      const childLogic = logic.implementations.actors[String(invoke.src)];
+      if (!childLogic) throw new RestoreError('phase_not_in_machine', `the machine provides no actor "${String(invoke.src)}" for the ${image.phase} state (restored actors are named in setup({ actors }) or provide, never inline)`);
       // The child's own initial snapshot, as its logic builds it, started again by the restore.
       const snapshot = createActor(childLogic as AnyActorLogic, { input }).getPersistedSnapshot();
-      children[invoke.id] = { src: invoke.src, snapshot, ...(invoke.systemId !== undefined ? { systemId: invoke.systemId } : {}) };
+      children[invoke.id] = { src: invoke.src, snapshot, systemId: invoke.systemId };
     }
   }
   return children;

@@ -2,7 +2,7 @@
  * `restoreAgent`: an agent image comes back in its phase, in whatever machine the host runs,
  * with the work that phase had pending, and an image that cannot come back is refused.
  */
-import { createActor, setup } from 'xstate';
+import { createActor, createMachine, fromCallback, setup, type EventObject } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import { AGENT_IMAGE_VERSION, agentPhaseOf, PHASE_COMEBACK, restoreAgent, RestoreError, type AgentImage } from '../../machines/agent.image.js';
 import { agentMachine } from '../../machines/agent.machine.js';
@@ -10,7 +10,7 @@ import { AGENT_PHASES } from '../../machines/agent.meta.js';
 import { createAgentInput } from '../../machines/agent.input.js';
 import type { AgentContext, AgentEvent, TurnReport } from '../../machines/agent.types.js';
 import { Dialogue } from '../../src/dialogue/dialogue.js';
-import { assistantEntry, userEntry, type ToolCall } from '../../src/dialogue/entry.js';
+import { assistantEntry, toolResultEntry, userEntry, type ToolCall } from '../../src/dialogue/entry.js';
 import { ZERO_USAGE } from '../../src/request/usage.js';
 import { afterMicrotasks } from '../../src/testing/deferred.js';
 import { StandIns } from '../../src/testing/stand-ins.js';
@@ -110,20 +110,56 @@ describe('restoreAgent', () => {
     actor.stop();
   });
 
-  it('refuses an image of another version, a settled one, and a machine without the phase', () => {
+  it('refuses an image of another version, a settled one, one without a phase, and a machine without the phase', () => {
     const { logic } = hosted(false);
-    const code = (f: () => unknown): string | undefined => {
+    const refusal = (f: () => unknown): string => {
       try {
         f();
       } catch (error) {
-        return error instanceof RestoreError ? error.code : `not a RestoreError: ${String(error)}`;
+        return error instanceof RestoreError && error.name === 'RestoreError' ? `${error.code}: ${error.message}` : `not a RestoreError: ${String(error)}`;
       }
-      return undefined;
+      return 'restored';
     };
-    expect(code(() => restoreAgent(logic, { ...imageOf({}), version: 2 as never }, { input }))).toBe('unknown_image_version');
-    expect(code(() => restoreAgent(logic, imageOf({ phase: 'settled' }), { input }))).toBe('not_restorable');
+    expect(refusal(() => restoreAgent(logic, { ...imageOf({}), version: 2 as never }, { input }))).toBe('unknown_image_version: agent image version 2 is not one this version restores (it restores version 1)');
+    expect(refusal(() => restoreAgent(logic, imageOf({ phase: 'settled' }), { input }))).toBe('not_restorable: /root/w is settled: its result is what remains, not an actor');
+    expect(refusal(() => restoreAgent(logic, imageOf({ phase: 'sampling' as never }), { input }))).toBe('not_restorable: agent image phase "sampling" is not a phase');
     const bare = setup({}).createMachine({ initial: 'idle', states: { idle: {} } });
-    expect(code(() => restoreAgent(bare, imageOf({ phase: 'idle' }), { input }))).toBe('phase_not_in_machine');
+    expect(refusal(() => restoreAgent(bare, imageOf({ phase: 'idle' }), { input }))).toBe('phase_not_in_machine: the machine has no state whose meta names the phase "idle" (exactly one is restored into)');
+    // The phase on a compound state names its atomic states: two of them is one too many.
+    const twice = setup({}).createMachine({ initial: 'open', states: { open: { meta: { phase: 'idle' }, initial: 'a', states: { a: {}, b: {} } } } });
+    expect(refusal(() => restoreAgent(twice, imageOf({ phase: 'idle' }), { input }))).toBe('phase_not_in_machine: the machine has 2 states whose meta names the phase "idle" (exactly one is restored into)');
+  });
+
+  it('restores the system ids the machine gives its invoked actors, and refuses inline actor logic', () => {
+    const started: unknown[] = [];
+    const watcher = fromCallback<EventObject, number>(({ input }) => void started.push(input));
+    const machine = setup({ actors: { watcher } }).createMachine({
+      initial: 'waiting',
+      states: { waiting: { meta: { phase: 'idle' }, invoke: { id: 'watch', src: 'watcher', systemId: 'the-watcher', input: ({ context }) => (context as AgentContext).turnsCompleted } } },
+    });
+    const image = imageOf({ phase: 'idle', counters: { step: 0, usage: ZERO_USAGE, turns: 4, closeRequested: false, firstReportMade: true } });
+    const actor = restoreAgent(machine, image, { input }).start();
+    expect(started).toEqual([4]);
+    expect(actor.system.get('the-watcher')).toBe(actor.getSnapshot().children['watch']);
+    actor.stop();
+    const inline = createMachine({ initial: 'waiting', states: { waiting: { meta: { phase: 'idle' }, invoke: { src: watcher } } } });
+    expect(() => restoreAgent(inline, image, { input })).toThrow(/provides no actor "xstate\.invoke[^"]*" for the idle state \(restored actors are named in setup\(\{ actors \}\) or provide, never inline\)/);
+  });
+
+  it("takes the last reply's text as the turn's text so far", () => {
+    const { logic } = hosted(false);
+    const text = (dialogue: Dialogue): string => (restoreAgent(logic, imageOf({ dialogue }), { input }).getSnapshot().context as AgentContext).lastText;
+    expect(text(asked)).toBe('');
+    expect(text(calling)).toBe('Looking.');
+    expect(text(calling.append(toolResultEntry({ callId: 'c1', toolName: 'grep', content: '42', isError: false })))).toBe('Looking.');
+  });
+
+  it("reads the innermost phase a snapshot's states name, and reserved when none does", () => {
+    const nested = setup({}).createMachine({ initial: 'a', states: { a: { meta: { phase: 'idle' }, initial: 'b', states: { b: { meta: { note: 1 } } } } } });
+    expect(agentPhaseOf(createActor(nested).getSnapshot())).toBe('idle');
+    const inner = setup({}).createMachine({ initial: 'a', states: { a: { meta: { phase: 'idle' }, initial: 'b', states: { b: { meta: { phase: 'running_tools' } } } } } });
+    expect(agentPhaseOf(createActor(inner).getSnapshot())).toBe('running_tools');
+    expect(agentPhaseOf(createActor(setup({}).createMachine({})).getSnapshot())).toBe('reserved');
   });
 
   it('reads the phase of a live snapshot from meta', () => {
