@@ -5,7 +5,7 @@
  */
 import type { AssistantEntry, CompactionEntry, Entry, ToolCall, ToolResultEntry, UserEntry } from './entry.js';
 import type { EntryLog } from './entry-log.js';
-import type { DialogueIndex, StepCalls } from './dialogue-index.js';
+import { stepWithoutCalls, type DialogueIndex, type StepCalls } from './dialogue-index.js';
 import { DialogueError } from './errors.js';
 import { GrowSlice } from './grow-slice.js';
 
@@ -104,6 +104,7 @@ function refusePending(index: DialogueIndex, entry: AssistantEntry | UserEntry |
 
 /** The calls of a new assistant entry by id; a repeated id is refused. */
 function stepCallsOf(entry: AssistantEntry, position: number): StepCalls {
+  if (entry.toolCalls.length === 0) return stepWithoutCalls(entry.toolCalls);
   const calls = new Map<string, ToolCall>();
   for (const call of entry.toolCalls) {
     if (calls.has(call.id)) {

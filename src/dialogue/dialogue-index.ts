@@ -32,8 +32,32 @@ export interface StepCalls {
   readonly heldAt: Map<string, number>;
 }
 
+/**
+ * A map no step ever writes: the answers of a step without calls. A result is refused before
+ * it is recorded unless it answers one of the step's calls, so these stay empty; `set` throws
+ * all the same, so a write that slipped past would fail loudly instead of sharing state.
+ */
+function sealedPositions(): Map<string, number> {
+  const map = new Map<string, number>();
+  map.set = () => {
+    throw new Error('internal error: a step without tool calls recorded an answer');
+  };
+  return Object.freeze(map);
+}
+
+const NO_CALLS: ReadonlyMap<string, ToolCall> = sealedPositions() as unknown as ReadonlyMap<string, ToolCall>;
+const NO_ANSWERS = sealedPositions();
+
 /** The step of a dialogue without an assistant entry. */
-export const NO_STEP: StepCalls = Object.freeze({ calls: new Map<string, ToolCall>(), order: Object.freeze([]), answeredAt: new Map<string, number>(), heldAt: new Map<string, number>() });
+export const NO_STEP: StepCalls = Object.freeze({ calls: NO_CALLS, order: Object.freeze([]), answeredAt: NO_ANSWERS, heldAt: NO_ANSWERS });
+
+/**
+ * The step of an assistant entry without tool calls (most final replies): its maps are
+ * shared, so an agent waiting after a final answer keeps no empty maps of its own.
+ */
+export function stepWithoutCalls(order: readonly ToolCall[]): StepCalls {
+  return { calls: NO_CALLS, order, answeredAt: NO_ANSWERS, heldAt: NO_ANSWERS };
+}
 
 /** The per-version index state of a dialogue. Immutable by construction; internal, so not frozen (appends are hot). */
 export class DialogueIndex {

@@ -16,8 +16,11 @@ import type { EntrySeq } from './types.js';
  */
 interface Store {
   readonly entries: Entry[];
-  /** User-entry id → latest log position among positions `< indexed` (one linear history). */
-  readonly userIds: Map<string, number>;
+  /**
+   * User-entry id → latest log position among positions `< indexed` (one linear history);
+   * made on the first lookup, so a log nobody looks up in holds no map.
+   */
+  userIds: Map<string, number> | undefined;
   /** Log positions below this are in `userIds`. */
   indexed: number;
 }
@@ -40,7 +43,7 @@ export class EntryLog {
   /** An empty log with its own buffer. */
   static empty(base?: EntrySeq): EntryLog {
     const b = base ?? EntryView.EMPTY;
-    return new EntryLog(b, b.length, { entries: [], userIds: new Map(), indexed: 0 }, b.length);
+    return new EntryLog(b, b.length, { entries: [], userIds: undefined, indexed: 0 }, b.length);
   }
 
   /**
@@ -72,11 +75,12 @@ export class EntryLog {
    */
   userPosition(id: string, before: number = this.length): number | undefined {
     const store = this.#store;
+    const userIds = (store.userIds ??= new Map());
     for (; store.indexed < before; store.indexed++) {
       const entry = this.at(store.indexed) as Entry;
-      if (entry.kind === 'user') store.userIds.set(entry.id, store.indexed);
+      if (entry.kind === 'user') userIds.set(entry.id, store.indexed);
     }
-    const position = store.userIds.get(id);
+    const position = userIds.get(id);
     if (position === undefined || position < before) return position;
     // The latest one lies past `before` (a newer version's entry, or a later seed entry):
     // an earlier one is possible only with duplicate ids, so this scan is rare.
@@ -97,7 +101,7 @@ export class EntryLog {
     let store = this.#store;
     if (store.entries.length !== own) {
       // Appending to an older version: copy its own part; the id index is rebuilt when needed.
-      store = { entries: store.entries.slice(0, own), userIds: new Map(), indexed: 0 };
+      store = { entries: store.entries.slice(0, own), userIds: undefined, indexed: 0 };
     }
     store.entries.push(entry);
     return new EntryLog(this.#base, this.#baseLength, store, this.length + 1);
