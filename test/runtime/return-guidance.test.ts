@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { scriptedModel } from '../../src/model/scripted.js';
 import { createRuntime } from '../../src/runtime/runtime.js';
-import type { Script } from '../../src/model/script.js';
+import type { PathScript, Script } from '../../src/model/script.js';
 import type { Delivery } from '../../machines/agent.types.js';
 
 const RESULT = 'RESULT: the parser drops the closing brace at src/parser.ts:88.';
@@ -29,7 +29,7 @@ function forkTask(model: ReturnType<typeof scriptedModel>, path: string): string
   return task?.kind === 'user' ? task.text : '';
 }
 
-async function run(delivery: Delivery, fork: Script[string]) {
+async function run(delivery: Delivery, fork: PathScript) {
   const script: Script = {
     '/root': {
       0: [{ toolCalls: [{ id: 'c1', name: 'Agent', arguments: { task_name: 'fix', message: 'Find the parser bug.', context: 'all' } }] }, { text: 'waiting' }, { text: 'thanks' }],
