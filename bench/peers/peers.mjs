@@ -25,9 +25,14 @@ import { loadavg } from 'node:os';
 import { Worker } from 'node:worker_threads';
 
 const SIZES = [1, 10, 100, 1000];
-/** Repetitions per size: many where a sample takes a few ms, few where it takes a second. */
-const REPS = new Map([[1, 61], [10, 41], [100, 11], [1000, 5]]);
-const WARM_LARGE = 5;
+/**
+ * Repetitions per size: many where a sample takes a few ms, few where it takes a second.
+ * `--reduced` (what `npm run perf:doc -- --reduced` passes on a loaded machine) takes about half
+ * as long, most of it saved at N = 1,000; the table's heading says which was run.
+ */
+const reduced = process.argv.includes('--reduced');
+const REPS = reduced ? new Map([[1, 31], [10, 21], [100, 5], [1000, 3]]) : new Map([[1, 61], [10, 41], [100, 11], [1000, 5]]);
+const WARM_LARGE = reduced ? 2 : 5;
 
 const system = (key, label, file, exported, ours = false) => ({ key, label, module: new URL(`./systems/${file}`, import.meta.url).href, exported, ours });
 const SYSTEMS = [
@@ -109,7 +114,7 @@ for (const [name, value] of lines) console.log(`${name} ${Number.isInteger(value
 
 const fmt = (v) => (v >= 100 ? Math.round(v).toLocaleString('en-US') : v.toPrecision(3));
 console.log('');
-console.log(`Total ms per fan-out, 50th / 90th percentile of ${SIZES.map((n) => `${REPS.get(n)} at N = ${n.toLocaleString('en-US')}`).join(', ')}; systems interleaved, each in its own worker thread.`);
+console.log(`Total ms per fan-out, 50th / 90th percentile of ${reduced ? '(reduced repetitions) ' : ''}${SIZES.map((n) => `${REPS.get(n)} at N = ${n.toLocaleString('en-US')}`).join(', ')}; systems interleaved, each in its own worker thread.`);
 console.log('');
 console.log(`| system | ${SIZES.map((n) => `N = ${n.toLocaleString('en-US')}`).join(' | ')} |`);
 console.log(`| --- | ${SIZES.map(() => '---').join(' | ')} |`);
