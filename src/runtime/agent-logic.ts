@@ -56,7 +56,7 @@ const COMPACTION_TASK =
 /** Writes a compaction before the request when the policy or the host asks for one. */
 async function maybeCompact(core: RuntimeCore, input: SampleInput, signal: AbortSignal): Promise<Compaction | undefined> {
   const record = core.registry.get(input.path);
-  const policy = core.options.compaction;
+  const policy = core.config.compaction;
   const forced = record?.compactRequested === true;
   if (!forced && !policy) return undefined;
   if (!forced && serializeRequest(requestOf(input, input.dialogue.effective())).length <= (policy?.maxRequestBytes ?? Infinity)) return undefined;
@@ -78,7 +78,7 @@ export async function compactDialogue(core: RuntimeCore, path: string, dialogue:
   if (replaced.length === 0) return undefined;
   const entries = EntryView.of(replaced);
   const { value, retries } = await withRetries(core, path, requestSettingsOf(core, path), signal, (attemptSignal) =>
-    core.summarizer.summarize({ entries, task: COMPACTION_TASK, agentPath: path }, attemptSignal),
+    core.config.summarizer.summarize({ entries, task: COMPACTION_TASK, agentPath: path }, attemptSignal),
   );
   const { text, usage } = normalizeSummary(value);
   core.trace?.event(path, SaEvents.compaction, { 'entries.replaced': replaced.length, 'summary.length': text.length, retries });
@@ -140,7 +140,7 @@ export function createAgentLogic(core: RuntimeCore) {
           return { allow: true, task: replayed };
         }
         let task = input.task;
-        const hooks = core.options.taskHooks ?? [];
+        const hooks = core.config.taskHooks ?? [];
         for (let i = 0; i < hooks.length; i++) {
           // Fails closed: only a real `allow: true` lets the spawn go on (see checkHookDecision).
           const decision = checkHookDecision(
@@ -167,7 +167,7 @@ export function createAgentLogic(core: RuntimeCore) {
         }
         core.trace?.event(input.path, SaEvents.summary, { phase: 'started', entries: entries.length });
         const { value, retries } = await withRetries(core, input.path, requestSettingsOf(core, input.path), signal, (attemptSignal) =>
-          core.summarizer.summarize({ entries, task: input.task, agentPath: input.path }, attemptSignal),
+          core.config.summarizer.summarize({ entries, task: input.task, agentPath: input.path }, attemptSignal),
         );
         const summary = normalizeSummary(value);
         core.trace?.event(input.path, SaEvents.summary, { phase: 'prepared', entries: entries.length, 'summary.length': summary.text.length, retries });
@@ -230,10 +230,10 @@ async function sendRequest(core: RuntimeCore, input: SampleInput, request: Model
   notePrefix(core, input.path, request);
   // Deltas are asked for only while some iterator takes this agent's events; each
   // attempt gets its own sink, so a failed attempt's late deltas go nowhere.
-  const wantsDeltas = core.stream.wants(input.path);
+  const wantsDeltas = core.events.stream.wants(input.path);
   const sink: { current: DeltaSink | undefined } = { current: undefined };
   const trace = core.trace;
-  const model = core.options.model;
+  const model = core.config.model;
   if (trace) traceChatStart(trace, { path: input.path, model: request.model, provider: providerOf(model, request.model), turn: input.turn, step: input.step }, () => ({ system: request.system.systemPrompt, entries: request.messages }));
   // Transient failures are retried here, each attempt bounded by the request timeout;
   // what still fails ends the turn (the machine's model error path).

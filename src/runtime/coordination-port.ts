@@ -26,7 +26,7 @@ export function runtimeCoordinationPort(core: RuntimeCore): CoordinationPort {
   }
   return {
     get messaging() {
-      return core.options.messaging;
+      return core.config.messaging;
     },
     halted: () => (core.failure ? { code: 'session_halted', message: `the session stopped taking work: ${core.failure.message}` } : undefined),
     entry: (path) => {

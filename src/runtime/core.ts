@@ -4,7 +4,6 @@
  */
 import type { AnyActorRef, InspectionEvent, Observer } from 'xstate';
 import { createActor } from 'xstate';
-import { nanoid } from 'nanoid';
 import type { AgentContext, AgentInput, SubagentReportEvent, TurnReport } from '../../machines/agent.types.js';
 import { resultOf, subagentReportOf } from '../../machines/agent.machine.js';
 import { agentInput } from '../../machines/agent.input.js';
@@ -12,10 +11,7 @@ import { releaseSubagent } from '../../machines/subagents.js';
 import type { DialogueView } from '../dialogue/types.js';
 import { wirePrefixReuse } from '../request/wire-reuse.js';
 import { RuntimeError } from './errors.js';
-import { Heads } from './heads.js';
 import type { AgentLogic, CoreBuilders } from './core-builders.js';
-import { summarizerFor } from './summarizer-choice.js';
-import type { Summarizer } from '../model/summarizer.js';
 import { sanitizeInspectionEvent } from '../inspect/sanitize.js';
 import { stateValueString } from '../text/state-value.js';
 import { agentPhaseOf } from '../../machines/agent.image.js';
@@ -27,37 +23,25 @@ import { runtimeCoordinationPort } from './coordination-port.js';
 import { SessionJournal } from '../store/journal.js';
 import type { SessionImage } from '../store/replay.js';
 import type { StoreError } from '../store/types.js';
-import { resolveLimits } from '../policy/limits.js';
-import { knownToolsOf, Roles } from './roles.js';
-import { homedir } from 'node:os';
-import { resolve as resolvePath } from 'node:path';
-import type { PathAnchors } from '../policy/permission-pattern.js';
-import { toolCapabilities } from '../policy/capabilities.js';
-import { resolveModelName } from '../policy/model-alias.js';
-import { Confirmer, type ConfirmInput } from './confirm.js';
-import { checkResultMetadata, configureReports, receiptToolContent, reportPresenter, type ReportPresenter, type ResultMetadata } from '../../machines/subagent-reports.js';
+import { configureReports, receiptToolContent, reportPresenter, type ReportPresenter } from '../../machines/subagent-reports.js';
 import { UsageLedger, type UsageAccount } from './usage-ledger.js';
 import { RuntimeBudgets } from './budgets.js';
 import { ApprovalDesk } from './approvals.js';
 import { authorityOf } from './authority.js';
 import { NarrowingWarnings } from './narrowing.js';
-import { checkPriceTable } from '../model/prices.js';
 import type { Usage } from '../model/adapter.js';
 import { DEFAULT_MAX_STEPS, TurnWaiters } from './turns.js';
 import type { Attachment } from '../dialogue/entry.js';
-import type { AgentInfo, AgentResult, CancelReport, CancelledAgent, FirstReportValue, PromptOptions, RuntimeEvents, RuntimeOptions, RuntimeTool, TurnOutcome } from './types.js';
+import type { AgentInfo, AgentResult, CancelReport, CancelledAgent, FirstReportValue, PromptOptions, RuntimeOptions, TurnOutcome } from './types.js';
 import { errorText } from '../dialogue/error-text.js';
-import { systemClock, type Clock } from '../model/clock.js';
-import { checkRequestTimeout, checkRetryPolicy } from '../policy/retry-policy.js';
-import { EventHub } from './event-stream.js';
+import { configure, rootModelOf, type RuntimeConfig } from './config.js';
+import { HostEvents } from './host-events.js';
 import type { EventsOptions, RuntimeStreamEvent } from './stream-events.js';
 import type { TraceBuilder } from '../otel/trace-builder.js';
 import type { SpanRef } from '../otel/types.js';
 import { tracingFor } from '../otel/load.js';
 import { traceAgentEnd, traceAgentStart } from '../../machines/agent-trace.js';
 import { AgentSessionIds } from './agent-session-ids.js';
-
-type Listener<K extends keyof RuntimeEvents> = (event: RuntimeEvents[K]) => void;
 
 /** What {@link RuntimeCore.footprint} counts. */
 export interface RuntimeFootprint {
@@ -82,28 +66,19 @@ function isBusy(state: string): boolean {
 
 /** Internal state of one runtime. Not public: hosts use the {@link Runtime} facade. */
 export class RuntimeCore {
+  /** The validated configuration (nothing else reads `RuntimeOptions`). */
+  readonly config: RuntimeConfig;
+  /** The host's listeners and event iterators. */
+  readonly events: HostEvents;
   readonly registry: Registry;
-  readonly heads: Heads;
-  readonly roles: Roles;
   readonly logic: AgentLogic;
-  readonly sessionId: string;
   /** Issues the agents' own session ids (deterministic for a given tree id). */
   private readonly sessionIds: AgentSessionIds;
-  readonly now: () => number;
-  /** What request timeouts and retry waits sleep on. */
-  readonly clock: Clock;
   /** Settled agents' results and final dialogues, bounded by the host's retention policy. */
   readonly retention: RetentionStore;
-  readonly projectContext: string | undefined;
-  readonly summarizer: Summarizer;
-  /** Where relative permission patterns and call paths are anchored. */
-  readonly anchors: PathAnchors;
-  private readonly confirmer: Confirmer;
-  private readonly listeners = new Map<keyof RuntimeEvents, Set<Listener<keyof RuntimeEvents>>>();
   private readonly resultWaiters = new Map<string, Array<{ readonly resolve: (result: AgentResult) => void; readonly reject: (error: Error) => void }>>();
   private readonly busy = new Set<string>();
   private quietWaiters: Array<() => void> = [];
-  private readonly hostTools: ReadonlyMap<string, RuntimeTool>;
   readonly ledger: UsageLedger;
   /** Budget caps of the tree: carved at spawn, checked before each model request. */
   readonly budgets: RuntimeBudgets;
@@ -111,8 +86,6 @@ export class RuntimeCore {
   readonly approvals: ApprovalDesk;
   /** Authority roles asked for and their parents lacked, found while spawning. */
   readonly narrowing: NarrowingWarnings;
-  /** What parent models see with each result (checked once). */
-  readonly resultMetadata: ResultMetadata;
   /** How every agent of this runtime words its subagents' reports (with the results completed here). */
   readonly presenter: ReportPresenter;
   /** Each result as the machine reported it → as completed here (subtree usage, elapsed time by the runtime's clock). */
@@ -123,8 +96,6 @@ export class RuntimeCore {
   readonly turns: TurnWaiters = new TurnWaiters(this);
   /** The directory and effects the coordination tools (machines/coordination.ts) run against. */
   readonly coordination: CoordinationPort = runtimeCoordinationPort(this);
-  /** Iterators of `runtime.events()`; nothing is published while it has none. */
-  readonly stream = new EventHub();
   /** The span builder, when the host traces (`telemetry`). */
   readonly trace: TraceBuilder | undefined;
 
@@ -136,92 +107,70 @@ export class RuntimeCore {
   failure: StoreError | undefined;
 
   constructor(
-    readonly options: RuntimeOptions,
+    options: RuntimeOptions,
     private readonly builders: CoreBuilders<RuntimeCore>,
     image?: SessionImage,
   ) {
-    this.registry = new Registry(resolveLimits(options.limits));
-    this.retention = new RetentionStore(options.retention);
-    this.ledger = new UsageLedger(options.prices === undefined ? undefined : checkPriceTable(options.prices));
-    this.resultMetadata = checkResultMetadata(options.resultMetadata);
-    this.presenter = reportPresenter(this.resultMetadata, (reported) => this.completedResults.get(reported) ?? reported);
-    this.now = options.now ?? Date.now;
-    this.clock = options.clock ?? systemClock;
-    if (options.retry !== undefined) checkRetryPolicy(options.retry, 'RuntimeOptions.retry');
-    if (options.requestTimeoutMs !== undefined) checkRequestTimeout(options.requestTimeoutMs, 'RuntimeOptions.requestTimeoutMs');
-    this.sessionId = options.store?.sessionId ?? options.sessionId ?? `session_${nanoid(12)}`;
-    this.sessionIds = new AgentSessionIds(this.sessionId, image?.agents.size ?? 0);
-    this.trace = tracingFor(options.telemetry);
-    this.journal = options.store ? new SessionJournal(options.store, image) : undefined;
+    const config = configure(options);
+    this.config = config;
+    this.events = new HostEvents(config.onListenerError);
+    this.registry = new Registry(config.limits);
+    this.retention = new RetentionStore(config.retention);
+    this.ledger = new UsageLedger(config.prices);
+    this.presenter = reportPresenter(config.resultMetadata, (reported) => this.completedResults.get(reported) ?? reported);
+    this.sessionIds = new AgentSessionIds(config.sessionId, image?.agents.size ?? 0);
+    this.trace = tracingFor(config.telemetry);
+    this.journal = config.store ? new SessionJournal(config.store, image) : undefined;
     this.replayed = image?.agents;
-    options.store?.onFailure((error) => this.halt(error));
-    this.narrowing = new NarrowingWarnings(options.onWarning);
+    config.store?.onFailure((error) => this.halt(error));
+    this.narrowing = new NarrowingWarnings(config.onWarning);
+    const events = this.events;
     this.approvals = new ApprovalDesk({
-      approve: options.approve,
+      approve: config.approve,
       journal: this.journal,
       journaled: image?.approvals,
-      requested: (request) => (this.emit('approval-requested', request), this.publish({ type: 'approval-requested', path: request.path, request })),
-      answered: (answer) => (this.emit('approval-answered', answer), this.publish({ type: 'approval-answered', path: answer.path, answer })),
+      requested: (request) => (events.emit('approval-requested', request), events.publish({ type: 'approval-requested', path: request.path, request })),
+      answered: (answer) => (events.emit('approval-answered', answer), events.publish({ type: 'approval-answered', path: answer.path, answer })),
     });
-    const known = knownToolsOf(options);
-    this.roles = new Roles({ ...options, canConfirm: options.confirm !== undefined }, known);
     this.budgets = new RuntimeBudgets(
-      { ...(options.budget ? { budget: options.budget } : {}), ...(options.prices ? { prices: options.prices } : {}), ...(options.maxOutputTokens !== undefined ? { maxOutputTokens: options.maxOutputTokens } : {}), rolesHaveBudgets: this.roles.haveBudgets },
-      this.now,
-      (warning) => this.emit('budget-warning', warning),
+      { ...(config.budget ? { budget: config.budget } : {}), ...(config.prices ? { prices: config.prices } : {}), ...(config.maxOutputTokens !== undefined ? { maxOutputTokens: config.maxOutputTokens } : {}), rolesHaveBudgets: config.roles.haveBudgets },
+      config.now,
+      (warning) => events.emit('budget-warning', warning),
     );
-    for (const warning of this.roles.warnings) options.onWarning?.(warning);
-    // find_roles, when the catalog needs it, is a host tool of the runtime's own.
-    const tools = this.roles.searchTool ? [...(options.tools ?? []), this.roles.searchTool] : options.tools;
-    this.heads = new Heads({ ...options, ...(tools ? { tools } : {}), roleCatalog: this.roles.catalog.text, roleSearch: this.roles.searchTool !== undefined, budgets: this.budgets.enabled });
-    this.anchors = Object.freeze({ root: resolvePath(options.workspace ?? process.cwd()), home: homedir() });
-    this.confirmer = new Confirmer(options);
-    this.projectContext = options.projectContext;
-    this.summarizer = summarizerFor(options);
-    this.hostTools = new Map((tools ?? []).map((t) => [t.name, t]));
     this.logic = builders.logic(this);
   }
 
   /** Creates and starts the root agent (idle, published). */
   startRoot(): void {
-    const record = this.registry.addRoot(ROOT_PATH, this.now());
-    const model = this.rootModel();
+    const record = this.registry.addRoot(ROOT_PATH, this.config.now());
+    const model = rootModelOf(this.config);
     this.openAccount(ROOT_PATH, null, model);
     const budget = this.budgets.openRoot(ROOT_PATH, model, record.reservedAt);
     const input: AgentInput = agentInput({
       path: ROOT_PATH,
       sessionId: this.agentSessionId(),
-      treeId: this.sessionId,
+      treeId: this.config.sessionId,
       task: null,
-      system: this.heads.root(),
+      system: this.config.heads.root(),
       model,
-      effort: this.heads.presetOf(this.heads.root())?.defaults?.effort,
+      effort: this.config.heads.presetOf(this.config.heads.root())?.defaults?.effort,
       lifetime: 'continuable',
       delivery: 'caller',
-      maxSteps: this.options.defaults?.maxSteps ?? DEFAULT_MAX_STEPS,
+      maxSteps: this.config.defaults?.maxSteps ?? DEFAULT_MAX_STEPS,
       budget,
       startedAt: record.reservedAt,
     });
-    const inspect = this.options.inspect;
+    const inspect = this.config.inspect;
     const actor = createActor(this.logic, {
       input,
       id: record.actorId,
       // Agents find each other by path (send_message): the system id is the path.
       systemId: ROOT_PATH,
-      ...(inspect ? { inspect: sanitizingObserver(inspect, (error) => this.reportListenerError(error, 'inspect')) } : {}),
+      ...(inspect ? { inspect: sanitizingObserver(inspect, (error) => this.events.reportListenerError(error, 'inspect')) } : {}),
     });
     record.actor = actor;
     this.watch(record);
     actor.start();
-  }
-
-  /** The root's model id: `modelId` (or the root preset's default) through the models table. */
-  private rootModel(): string {
-    const name = this.options.modelId ?? this.heads.presetOf(this.heads.root())?.defaults?.model ?? 'default';
-    if (name === 'default' && this.options.modelId === undefined) return name;
-    const resolved = resolveModelName(name, this.options.models, name);
-    if (!resolved.ok) throw new TypeError(`modelId: ${resolved.reason}`);
-    return resolved.model;
   }
 
   /** The live context of an agent. Throws when the path is not held. */
@@ -260,16 +209,6 @@ export class RuntimeCore {
     return actor ? stateValueString((actor.getSnapshot() as { value: unknown }).value) : undefined;
   }
 
-  /** Asks the host to confirm risky capabilities of a spawn; throws on denial. */
-  confirm(request: ConfirmInput): Promise<void> | undefined {
-    return this.confirmer.confirm(request);
-  }
-
-  /** Whether `model` costs more than `parentModel` by the catalog, models table or prices. */
-  costlier(model: string, parentModel: string): boolean {
-    return this.confirmer.costlier(model, parentModel);
-  }
-
   /** The own session id of a live agent, or of a settled one whose result is retained. */
   sessionIdOf(path: string): string | undefined {
     const actor = this.registry.get(path)?.actor;
@@ -281,8 +220,8 @@ export class RuntimeCore {
   receiptOf(path: string, lifetime: string): string {
     const record = this.registry.get(path);
     const retained = record ? undefined : this.retention.get(path)?.result;
-    const input = { path, role: record ? record.role : retained?.role, context: record?.contextLabel ?? retained?.context ?? '', lifetime, sessionId: this.sessionIdOf(path), treeId: this.sessionId };
-    return receiptToolContent(input, this.resultMetadata);
+    const input = { path, role: record ? record.role : retained?.role, context: record?.contextLabel ?? retained?.context ?? '', lifetime, sessionId: this.sessionIdOf(path), treeId: this.config.sessionId };
+    return receiptToolContent(input, this.config.resultMetadata);
   }
 
   /** A new agent's own session id (the tree's id is {@link sessionId}). */
@@ -327,8 +266,8 @@ export class RuntimeCore {
     if (journal) this.journalStart(journal, record.path, started, span);
     // The tree's agents word their subagents' reports with this runtime's metadata choice.
     if (record.parentPath === null) configureReports(actor.system, { presenter: this.presenter, handOver: (event) => this.handOverToHost(event) });
-    if (record.parentPath !== null && this.stream.active) {
-      this.stream.publish({
+    if (record.parentPath !== null && this.events.stream.active) {
+      this.events.stream.publish({
         type: 'subagent-spawned',
         path: record.path,
         parentPath: record.parentPath,
@@ -349,8 +288,8 @@ export class RuntimeCore {
           // Usage is counted as it is spent, so a subtree total is current while agents run.
           account?.set(usage);
           this.budgets.spent(record.path, usage);
-          if (started && account && this.stream.active) {
-            this.stream.publish({ type: 'usage-updated', path: record.path, usage: account.own, subtreeUsage: account.subtree, sessionUsage: this.ledger.total() });
+          if (started && account && this.events.stream.active) {
+            this.events.stream.publish({ type: 'usage-updated', path: record.path, usage: account.own, subtreeUsage: account.subtree, sessionUsage: this.ledger.total() });
           }
         }
         const state = stateValueString(snapshot.value);
@@ -359,14 +298,14 @@ export class RuntimeCore {
         last = state;
         if (isBusy(state)) this.busy.add(record.path);
         else this.setNotBusy(record.path);
-        this.emit('change', { path: record.path, state });
+        this.events.emit('change', { path: record.path, state });
       },
       // An actor that crashes (a bug, never a model's doing) still yields its one result.
       error: (error: unknown) => {
         this.setNotBusy(record.path);
         if (context) {
           const failed: AgentResult = {
-            ...resultOf(context, this.now()),
+            ...resultOf(context, this.config.now()),
             status: 'failed',
             stopReason: 'internal_error',
             error: `internal error in ${record.path}: ${errorText(error)}`,
@@ -374,17 +313,17 @@ export class RuntimeCore {
           this.finished(failed, context.dialogue);
           this.reportForCrashed(record, context, failed);
         }
-        this.emit('change', { path: record.path, state: 'settled' });
+        this.events.emit('change', { path: record.path, state: 'settled' });
       },
       complete: () => {
         this.setNotBusy(record.path);
         // Stopped from outside (`actor.stop()` on it or an ancestor) without reaching a final
         // state: it still reports once, after the subagents its stop cancelled.
         if (context && !record.delivered && this.registry.get(record.path) === record) {
-          const stopped: AgentResult = { ...resultOf(context, this.now()), status: 'cancelled', stopReason: 'cancelled', error: `${record.path} was stopped` };
+          const stopped: AgentResult = { ...resultOf(context, this.config.now()), status: 'cancelled', stopReason: 'cancelled', error: `${record.path} was stopped` };
           this.finished(stopped, context.dialogue);
           this.reportForCrashed(record, context, stopped);
-          this.emit('change', { path: record.path, state: 'cancelled' });
+          this.events.emit('change', { path: record.path, state: 'cancelled' });
         }
       },
     });
@@ -432,7 +371,7 @@ export class RuntimeCore {
     const waiters = this.quietWaiters;
     this.quietWaiters = [];
     for (const resolve of waiters) resolve();
-    this.emit('halted', { error });
+    this.events.emit('halted', { error });
   }
 
   /** Rejects every promise the host awaits on this session's agents (halt). */
@@ -510,7 +449,7 @@ export class RuntimeCore {
       ...reported,
       // Measured on the provider's bodies when the adapter reported them; the canonical figure stays as `prefix.canonical`.
       ...(record.parentPath !== null && record.firstWire ? { prefix: wirePrefixReuse(reported.prefix, record.parentWire, record.firstWire) } : {}),
-      elapsedMs: Math.max(0, this.now() - record.reservedAt),
+      elapsedMs: Math.max(0, this.config.now() - record.reservedAt),
       ...(account ? { usage: account.own, subtreeUsage: account.subtree } : {}),
     };
     // Journaled before its subagents are cancelled: a resume then cancels any it finds live.
@@ -521,7 +460,7 @@ export class RuntimeCore {
     this.registry.release(record.path, { path: record.path, status: result.status, stopReason: result.stopReason });
     this.retention.add(result, dialogue);
     if (this.trace) traceAgentEnd(this.trace, result);
-    this.emit('result', result);
+    this.events.emit('result', result);
     this.turns.agentFinished(result);
     const waiters = this.resultWaiters.get(record.path);
     this.resultWaiters.delete(record.path);
@@ -558,7 +497,7 @@ export class RuntimeCore {
     account?.set(reported.usage);
     const report: TurnReport = account ? { ...reported, usage: account.own, subtreeUsage: account.subtree } : reported;
     this.trace?.turnEnded(report.path, report.turn, report.status, report.stopReason);
-    this.emit('turn', report);
+    this.events.emit('turn', report);
     if (this.turns.has(report.path)) this.turns.turnEnded(report);
     const record = this.registry.get(report.path);
     if (record && record.parentPath !== null) resolveFirstReport(record, { kind: 'turn', text: report.text, turn: report.turn });
@@ -571,7 +510,7 @@ export class RuntimeCore {
    */
   private handOverToHost(event: SubagentReportEvent): boolean {
     if (!this.hostRuns(event.from.slice(0, event.from.lastIndexOf('/')))) return false;
-    if (event.callId === null) this.options.hostRoot?.deliver({ text: this.presenter.notice(event.report), origin: { kind: 'notice', from: event.from } });
+    if (event.callId === null) this.config.hostRoot?.deliver({ text: this.presenter.notice(event.report), origin: { kind: 'notice', from: event.from } });
     return true;
   }
 
@@ -586,7 +525,7 @@ export class RuntimeCore {
   }
 
   private deliverToInbox(to: string, text: string, from: string): void {
-    if (this.hostRuns(to)) return this.options.hostRoot?.deliver({ text, origin: { kind: 'notice', from } });
+    if (this.hostRuns(to)) return this.config.hostRoot?.deliver({ text, origin: { kind: 'notice', from } });
     const target = this.registry.get(to);
     if (!target?.actor || target.phase !== 'published') return;
     target.actor.send({ type: 'inbox', item: { text, origin: { kind: 'notice', from } } });
@@ -632,109 +571,12 @@ export class RuntimeCore {
     return { stopped };
   }
 
-  /** Emits a runtime event to hosts: its listeners, then the event stream's iterators. */
-  emit<K extends keyof RuntimeEvents>(type: K, event: RuntimeEvents[K]): void {
-    const set = this.listeners.get(type);
-    if (set) {
-      for (const listener of set) {
-        // A host listener's bug must not fail the agent whose transition emitted the event.
-        try {
-          (listener as Listener<K>)(event);
-        } catch (error) {
-          this.reportListenerError(error, type);
-        }
-      }
-    }
-    if (this.stream.active) this.streamRuntimeEvent(type, event);
-  }
-
-  /** Publishes a runtime event on the stream (every kind `on` has), ending iterators it ends. */
-  private streamRuntimeEvent(type: keyof RuntimeEvents, event: RuntimeEvents[keyof RuntimeEvents]): void {
-    const stream = this.stream;
-    switch (type) {
-      case 'change': {
-        const change = event as RuntimeEvents['change'];
-        return stream.publish({ type: 'state-changed', path: change.path, state: change.state });
-      }
-      case 'turn': {
-        const report = event as RuntimeEvents['turn'];
-        return stream.publish({ type: 'turn-ended', path: report.path, report });
-      }
-      case 'result': {
-        const result = event as RuntimeEvents['result'];
-        const root = result.path === ROOT_PATH;
-        stream.publish({ type: root ? 'session-ended' : 'subagent-settled', path: result.path, result });
-        return stream.ended(result.path, root);
-      }
-      case 'halted': {
-        stream.publish({ type: 'halted', path: ROOT_PATH, error: (event as RuntimeEvents['halted']).error });
-        return stream.ended(ROOT_PATH, true);
-      }
-      case 'budget-warning': {
-        const warning = event as RuntimeEvents['budget-warning'];
-        return stream.publish({ type: 'budget-warning', ...warning });
-      }
-      case 'retry': {
-        const retry = event as RuntimeEvents['retry'];
-        return stream.publish({
-          type: 'retry',
-          path: retry.path,
-          attempt: retry.attempt,
-          delayMs: retry.delayMs,
-          error: retry.error,
-          ...(retry.status !== undefined ? { status: retry.status } : {}),
-        });
-      }
-    }
-  }
-
-  /** Publishes a stream-only event (deltas, tool calls), when some iterator is subscribed. */
-  publish(event: RuntimeStreamEvent): void {
-    if (this.stream.active) this.stream.publish(event);
-  }
-
   /** An iterator over the session's events (see `Runtime.events`). */
-  events(options?: EventsOptions): AsyncIterableIterator<RuntimeStreamEvent> {
-    return this.stream.open(options, {
+  openEvents(options?: EventsOptions): AsyncIterableIterator<RuntimeStreamEvent> {
+    return this.events.open(options, {
       running: this.failure === undefined && this.registry.get(ROOT_PATH) !== undefined,
       finished: (path) => this.registry.get(path) === undefined && (this.registry.tombstone(path) !== undefined || this.retention.get(path) !== undefined),
     });
-  }
-
-  reportListenerError(error: unknown, source: keyof RuntimeEvents | 'inspect'): void {
-    try {
-      (this.options.onListenerError ?? ((e: unknown) => console.error(`subagent-actors: a runtime ${source === 'inspect' ? 'inspection observer' : 'listener'} threw`, e)))(error, source);
-    } catch {
-      // The error reporter itself failed; there is nobody left to tell.
-    }
-  }
-
-  /** Subscribes to a runtime event. */
-  on<K extends keyof RuntimeEvents>(type: K, listener: Listener<K>): () => void {
-    const set = this.listeners.get(type) ?? new Set();
-    set.add(listener as Listener<keyof RuntimeEvents>);
-    this.listeners.set(type, set);
-    return () => set.delete(listener as Listener<keyof RuntimeEvents>);
-  }
-
-  /** Names of every tool registered in this runtime. */
-  toolNames(): string[] {
-    return this.heads.root().tools.map((t) => t.name);
-  }
-
-  /**
-   * The capabilities calling tool `name` exercises: what the host's capability catalog says
-   * and what the tool itself declares. Used by permission modes (plan removes write/shell).
-   */
-  toolGrants(name: string): ReadonlySet<string> {
-    const grants = new Set<string>(this.options.capabilities ? toolCapabilities(this.options.capabilities, name) : []);
-    for (const capability of this.hostTools.get(name)?.capabilities ?? []) grants.add(capability);
-    return grants;
-  }
-
-  /** A host tool by name. */
-  hostTool(name: string): RuntimeTool | undefined {
-    return this.hostTools.get(name);
   }
 
   /** Normalizes an agent id: agent ids are paths (`/root/research`), as the tools require. */
@@ -764,7 +606,7 @@ export class RuntimeCore {
    */
   deliverMessage(from: string, to: string, message: string): void {
     if (this.hostRuns(to)) {
-      this.options.hostRoot?.deliver({ text: message, origin: { kind: 'message', from } });
+      this.config.hostRoot?.deliver({ text: message, origin: { kind: 'message', from } });
       return;
     }
     const event = { type: 'send_message', from, to, message } as const;
@@ -775,12 +617,12 @@ export class RuntimeCore {
 
   /** Whether the host runs this agent's loop (the root, with a {@link HostRoot}). */
   hostRuns(path: string): boolean {
-    return path === ROOT_PATH && this.options.hostRoot !== undefined;
+    return path === ROOT_PATH && this.config.hostRoot !== undefined;
   }
 
   /** The dialogue subagents of `path` are snapshotted from: the host's, for a host-run root. */
   snapshotSource(path: string): DialogueView {
-    const host = this.hostRuns(path) ? this.options.hostRoot?.dialogue() : undefined;
+    const host = this.hostRuns(path) ? this.config.hostRoot?.dialogue() : undefined;
     return host ?? this.contextOf(path).dialogue;
   }
 
@@ -882,7 +724,7 @@ export class RuntimeCore {
 
   /** Live agents, in reservation order (the root first). */
   list(): AgentInfo[] {
-    const now = this.now();
+    const now = this.config.now();
     return [...this.registry.all()].map((r) => ({
       path: r.path,
       role: r.role,

@@ -31,10 +31,10 @@ export function deltaSink(core: RuntimeCore, input: Pick<SampleInput, 'path' | '
       if (!open || signal.aborted || delta === null || typeof delta !== 'object' || typeof delta.text !== 'string' || delta.text === '') return;
       if (delta.kind === 'text') {
         streamedText = true;
-        core.publish({ type: 'text-delta', path, turn, step, text: delta.text });
+        core.events.publish({ type: 'text-delta', path, turn, step, text: delta.text });
       } else if (delta.kind === 'reasoning') {
         streamedReasoning = true;
-        core.publish({ type: 'reasoning-delta', path, turn, step, text: delta.text });
+        core.events.publish({ type: 'reasoning-delta', path, turn, step, text: delta.text });
       }
     },
     close: () => {
@@ -43,8 +43,8 @@ export function deltaSink(core: RuntimeCore, input: Pick<SampleInput, 'path' | '
     replied: ({ text, reasoning }) => {
       open = false;
       if (signal.aborted) return;
-      if (!streamedReasoning) for (const part of reasoning ?? []) if (part.text !== '') core.publish({ type: 'reasoning-delta', path, turn, step, text: part.text });
-      if (!streamedText && text !== '') core.publish({ type: 'text-delta', path, turn, step, text });
+      if (!streamedReasoning) for (const part of reasoning ?? []) if (part.text !== '') core.events.publish({ type: 'reasoning-delta', path, turn, step, text: part.text });
+      if (!streamedText && text !== '') core.events.publish({ type: 'text-delta', path, turn, step, text });
     },
   };
 }

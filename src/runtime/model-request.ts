@@ -27,16 +27,16 @@ export interface Attempted<T> {
 /** The settings of an agent's requests: its role's, then the runtime's, then the defaults. */
 export function requestSettingsOf(core: RuntimeCore, path: string): RequestSettings {
   const roleName = core.registry.get(path)?.role;
-  let role: ReturnType<RuntimeCore['roles']['resolve']>;
+  let role: ReturnType<RuntimeCore['config']['roles']['resolve']>;
   try {
-    role = core.roles.resolve(roleName);
+    role = core.config.roles.resolve(roleName);
   } catch {
     // A resumed agent whose role the host no longer configures keeps the runtime's settings.
     role = undefined;
   }
   return {
-    retry: resolveRetryPolicy(role?.retry, core.options.retry),
-    timeoutMs: role?.requestTimeoutMs ?? core.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    retry: resolveRetryPolicy(role?.retry, core.config.retry),
+    timeoutMs: role?.requestTimeoutMs ?? core.config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
   };
 }
 
@@ -57,18 +57,18 @@ export async function withRetries<T>(
   for (let retries = 0; ; retries++) {
     try {
       if (tally) tally.attempts = retries + 1;
-      return { value: await attempt(core.clock, settings.timeoutMs, signal, run), retries };
+      return { value: await attempt(core.config.clock, settings.timeoutMs, signal, run), retries };
     } catch (error) {
       if (signal.aborted) throw error;
-      const failure = classifyFailure(error, core.now());
+      const failure = classifyFailure(error, core.config.now());
       if (!failure.transient || retries >= settings.retry.maxRetries) {
         if (retries === 0) throw error;
         throw new Error(`${errorText(error)} (gave up after ${retries + 1} attempts)`, { cause: error });
       }
       const delayMs = retryDelay(settings.retry, retries + 1, failure.retryAfterMs);
-      core.emit('retry', { path, attempt: retries + 1, delayMs, error: errorText(error), ...(failure.status !== undefined ? { status: failure.status } : {}) });
+      core.events.emit('retry', { path, attempt: retries + 1, delayMs, error: errorText(error), ...(failure.status !== undefined ? { status: failure.status } : {}) });
       core.trace?.chatRetried(path, { attempt: retries + 1, delayMs, errorType: failureCode(error, failure.status), error: errorText(error), status: failure.status });
-      await core.clock.sleep(delayMs, signal);
+      await core.config.clock.sleep(delayMs, signal);
     }
   }
 }

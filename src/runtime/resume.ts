@@ -92,7 +92,7 @@ class Restorer {
     private readonly core: RuntimeCore,
     private readonly image: SessionImage,
   ) {
-    const root = core.heads.root();
+    const root = core.config.heads.root();
     this.heads.set(requestHeadHash(root), root);
     for (const agent of image.agents.values()) {
       const { parent, snapshot } = agent.spawn;
@@ -148,7 +148,7 @@ class Restorer {
     let head = this.heads.get(hash);
     if (!head) {
       head = deepFreeze(structuredClone(this.image.blobs.get(hash))) as SystemConfiguration;
-      this.core.heads.adopt(head);
+      this.core.config.heads.adopt(head);
       this.heads.set(hash, head);
     }
     return head;
@@ -255,7 +255,7 @@ class Restorer {
     // Its tool lists and grants as journaled: a resume never widens what it may do.
     if (spawn.parent !== null) restoreAuthority(record, spawn.authority, core.registry.get(spawn.parent));
     const parent = spawn.parent === null ? undefined : core.registry.get(spawn.parent)?.actor;
-    const inspect = spawn.parent === null && core.options.inspect ? { inspect: sanitizingObserver(core.options.inspect, (error) => core.reportListenerError(error, 'inspect')) } : {};
+    const inspect = spawn.parent === null && core.config.inspect ? { inspect: sanitizingObserver(core.config.inspect, (error) => core.events.reportListenerError(error, 'inspect')) } : {};
     // Not yet running: the machine starts it again from its input (journaled hook outcomes and
     // backgrounds are replayed). Running: back in its phase, with a subagent supervisor whose
     // stopping cancels its restored subagents.
@@ -276,7 +276,7 @@ class Restorer {
         const asked = this.image.approvals.get(approvalId(path, callId));
         return asked !== undefined && asked.answer?.approved !== true;
       },
-      idempotent: new Set(this.core.options.idempotentTools ?? []),
+      idempotent: new Set(this.core.config.idempotentTools ?? []),
     };
   }
 
@@ -293,8 +293,8 @@ class Restorer {
       } else if (child.spawn.input['delivery'] === 'parent') {
         const input = child.spawn.input;
         const role = typeof input['role'] === 'string' ? input['role'] : undefined;
-        const receipt = { path: child.spawn.path, role, context: String(input['contextLabel']), lifetime: String(input['lifetime']), sessionId: String(input['sessionId']), treeId: this.core.sessionId };
-        const content = receiptToolContent(receipt, this.core.resultMetadata);
+        const receipt = { path: child.spawn.path, role, context: String(input['contextLabel']), lifetime: String(input['lifetime']), sessionId: String(input['sessionId']), treeId: this.core.config.sessionId };
+        const content = receiptToolContent(receipt, this.core.config.resultMetadata);
         r.actor.send({ type: 'tool.result', callId: call.id, toolName: 'Agent', content, isError: false });
       }
       // A caller-delivery subagent answers through its first report (listenForFirstReports);

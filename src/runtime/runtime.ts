@@ -24,12 +24,12 @@ export function createRuntime(options: RuntimeOptions): Runtime {
 /** The host's handle on a runtime core (a new session's or a resumed one's). */
 export function runtimeOf(core: RuntimeCore): Runtime {
   return {
-    sessionId: core.sessionId,
-    treeId: core.sessionId,
+    sessionId: core.config.sessionId,
+    treeId: core.config.sessionId,
     sessionIdOf: (path) => core.sessionIdOf(path),
     get warnings() {
       const found = core.narrowing.list;
-      return found.length === 0 ? core.roles.warnings : Object.freeze([...core.roles.warnings, ...found]);
+      return found.length === 0 ? core.config.roles.warnings : Object.freeze([...core.config.roles.warnings, ...found]);
     },
     rootPath: ROOT_PATH,
     prompt: (text, opts) => core.prompt(text, opts),
@@ -55,8 +55,8 @@ export function runtimeOf(core: RuntimeCore): Runtime {
     },
     release: (path) => core.release(path),
     whenQuiet: () => core.whenQuiet(),
-    on: (type, listener) => core.on(type, listener),
-    events: (opts) => core.events(opts),
+    on: (type, listener) => core.events.on(type, listener),
+    events: (opts) => core.openEvents(opts),
     usage: () => core.ledger.total(),
     budgetOf: (path) => core.budgets.remaining(path),
     approvals: () => core.approvals.list(),

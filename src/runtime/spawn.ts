@@ -20,6 +20,7 @@ import type { SystemConfiguration } from '../request/types.js';
 import { measureInheritedPrefix } from '../request/prefix-reuse.js';
 import { checkOutputSchema } from '../request/output-schema.js';
 import type { RuntimeCore } from './core.js';
+import { toolGrants } from './config.js';
 import { errorCode, RuntimeError } from './errors.js';
 import { SaEvents } from '../otel/attributes.js';
 import { DEFAULT_MAX_STEPS } from './turns.js';
@@ -104,12 +105,12 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
   const path = childPath(parentPath, request.task_name);
 
   // 2. resolve the context mode: runtime default, then the role's default, then the spawn.
-  const role = core.roles.resolve(request.role);
+  const role = core.config.roles.resolve(request.role);
   // `Agent(worker)` in a role above: only the roles it names may be started.
   const allowed = checkSpawnRole(parent.permissions, role?.name);
   if (!allowed.ok) throw new RuntimeError('tool_not_allowed', allowed.reason);
   const spec: ContextSpec = resolveContextSpec({
-    runtimeDefault: core.options.defaults?.context ?? 'none',
+    runtimeDefault: core.config.defaults?.context ?? 'none',
     ...(role ? { role: { name: role.name, context: role.context, contexts: role.contexts } } : {}),
     requested: request.context,
   });
@@ -119,31 +120,31 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
   // 3. limits (checked again atomically at reservation), then capability confirmation.
   core.registry.precheck(parentPath, request.task_name);
   const parentContext = core.contextOf(parentPath);
-  const policy = decide(core.options.spawnPolicy?.({ parentPath, taskName: request.task_name, role: role?.name, context: spec }), origin.host);
+  const policy = decide(core.config.spawnPolicy?.({ parentPath, taskName: request.task_name, role: role?.name, context: spec }), origin.host);
   // Structured output: the host's schema for this spawn, else the role's; checked before anything is held.
   const outputSource = policy?.output !== undefined ? 'spawn output' : `role ${role?.name ?? ''} output`;
   const rawOutput = policy?.output ?? role?.output;
   const output = rawOutput === undefined ? undefined : checkOutputSchema(rawOutput, outputSource, core.registry.limits);
   const layers = permissionLayers(core, role, policy?.tools, parentContext.input.system);
-  const head = core.heads.forChild({ parent: parentContext.input.system, layers });
+  const head = core.config.heads.forChild({ parent: parentContext.input.system, layers });
   // A role listing tools its parent lacks runs without them (the head above has none of them).
-  if (role) core.narrowing.missingTools(role, parentPath, parentContext.input.system, core.toolNames());
+  if (role) core.narrowing.missingTools(role, parentPath, parentContext.input.system, core.config.heads.root().tools.map((t) => t.name));
   let model = spawnModel(core, request.model, role, parentContext.input.model);
   // A role's costlier model nobody can confirm: it runs on its parent's model instead.
-  if (role && request.model === undefined && core.options.confirm === undefined && core.costlier(model, parentContext.input.model)) {
+  if (role && request.model === undefined && core.config.confirm === undefined && core.config.confirmer.costlier(model, parentContext.input.model)) {
     core.narrowing.costlierModel(role, parentPath, model, parentContext.input.model);
     model = parentContext.input.model;
   }
   // The budget: the host's or the role's, narrowed by the model's ask; checked now against
   // what the parent has left, and carved below in the step that reserves the path.
   const budget = core.budgets.spawnBudget({ role: role?.budget, host: policy?.budget, asked: request.budget, ...(role ? { roleLabel: roleLabel(role) } : {}) });
-  core.budgets.precheck(path, parentPath, budget, model, core.now());
+  core.budgets.precheck(path, parentPath, budget, model, core.config.now());
   // A model asking for a budget above the host's threshold asks the host first.
-  const budgetRule = origin.triggeringCallId === undefined ? undefined : spawnBudgetRule(budget, core.budgets.remaining(parentPath), core.options.approvalRules);
+  const budgetRule = origin.triggeringCallId === undefined ? undefined : spawnBudgetRule(budget, core.budgets.remaining(parentPath), core.config.approvalRules);
   if (budgetRule && origin.triggeringCallId !== undefined) {
     await askApproval(core, { path: parentPath, toolName: AGENT_TOOL, args: request, rule: budgetRule, callId: origin.triggeringCallId }, origin.signal ?? new AbortController().signal);
   }
-  const confirmation = core.confirm({
+  const confirmation = core.config.confirmer.confirm({
     parentPath,
     taskName: request.task_name,
     role: role?.name,
@@ -173,11 +174,11 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
   if (origin.signal?.aborted) throw new RuntimeError('aborted', `the spawn of ${path} was cancelled before it started`);
 
   // 4. reserve path and slot in one synchronous step.
-  const delivery = origin.delivery ?? policy?.delivery ?? role?.delivery ?? core.options.defaults?.delivery ?? 'caller';
+  const delivery = origin.delivery ?? policy?.delivery ?? role?.delivery ?? core.config.defaults?.delivery ?? 'caller';
   const isFork = mode === 'all' || mode === 'turns';
-  const presetLifetime = isFork ? core.heads.presetOf(parentContext.input.system)?.defaults?.forkLifetime : undefined;
+  const presetLifetime = isFork ? core.config.heads.presetOf(parentContext.input.system)?.defaults?.forkLifetime : undefined;
   // Forks are continuable unless something asked otherwise, whatever preset they run under.
-  const lifetime = origin.lifetime ?? policy?.lifetime ?? role?.lifetime ?? presetLifetime ?? core.options.defaults?.lifetime ?? defaultLifetime(mode);
+  const lifetime = origin.lifetime ?? policy?.lifetime ?? role?.lifetime ?? presetLifetime ?? core.config.defaults?.lifetime ?? defaultLifetime(mode);
   const record = core.registry.reserve({
     parentPath,
     name: request.task_name,
@@ -186,7 +187,7 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
     delivery,
     lifetime,
     task: request.message,
-    now: core.now(),
+    now: core.config.now(),
   });
   // Same synchronous step: a carve that no longer fits (a sibling took the rest meanwhile)
   // refuses the spawn with a `budget` error and gives the path and slot back.
@@ -222,7 +223,7 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
     const input: AgentInput = agentInput({
       path,
       sessionId: core.agentSessionId(),
-      treeId: core.sessionId,
+      treeId: core.config.sessionId,
       role: role?.name,
       task: request.message,
       snapshot,
@@ -232,10 +233,10 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
       effort: request.effort ?? role?.effort ?? parentContext.input.effort,
       lifetime,
       delivery,
-      maxSteps: role?.maxSteps ?? core.options.defaults?.maxSteps ?? DEFAULT_MAX_STEPS,
+      maxSteps: role?.maxSteps ?? core.config.defaults?.maxSteps ?? DEFAULT_MAX_STEPS,
       output,
       prefix,
-      hasTaskHooks: (core.options.taskHooks?.length ?? 0) > 0,
+      hasTaskHooks: (core.config.taskHooks?.length ?? 0) > 0,
       budget,
       startedAt: record.reservedAt,
     });
@@ -276,7 +277,7 @@ async function predecessorGone(parent: AnyActorRef, path: string): Promise<void>
 function framingFor(core: RuntimeCore, mode: ContextMode, parentPath: string, role: RoleDefinition | undefined, request: SpawnRequest): TaskFraming {
   const delegated = role ? { name: role.name, ...(role.instructions ? { instructions: role.instructions } : {}) } : undefined;
   // Role instructions travel in the task, so the head stays the parent's (shared prefix).
-  return taskFraming(mode, parentPath, { role: delegated, instructions: role?.instructions, projectContext: core.projectContext, attachments: request.attachments });
+  return taskFraming(mode, parentPath, { role: delegated, instructions: role?.instructions, projectContext: core.config.projectContext, attachments: request.attachments });
 }
 
 /**
@@ -295,7 +296,7 @@ function permissionLayers(
     layers.push({ label: roleLabel(role), ...(role.tools ? { allow: role.tools } : {}), ...(role.disallowedTools ? { deny: role.disallowedTools } : {}) });
   }
   // Claude Code: a subagent without a tools list inherits its parent's tools, but not Agent.
-  if (role !== undefined && role.tools === undefined && core.options.allowNesting !== true) {
+  if (role !== undefined && role.tools === undefined && core.config.allowNesting !== true) {
     layers.push({ label: `${roleLabel(role)}, which has no tools list (it inherits every tool but ${AGENT_TOOL})`, deny: [AGENT_TOOL] });
   }
   if (hostTools && (hostTools.allow !== undefined || (hostTools.deny?.length ?? 0) > 0)) {
@@ -303,7 +304,7 @@ function permissionLayers(
   }
   const removes = role?.permissionMode ? PERMISSION_MODE_RULES[role.permissionMode].removes : [];
   if (role && removes.length > 0) {
-    const deny = parentSystem.tools.map((t) => t.name).filter((name) => removes.some((capability) => core.toolGrants(name).has(capability)));
+    const deny = parentSystem.tools.map((t) => t.name).filter((name) => removes.some((capability) => toolGrants(core.config, name).has(capability)));
     if (deny.length > 0) layers.push({ label: `${roleLabel(role)} with permissionMode ${role.permissionMode}`, deny });
   }
   return layers;
@@ -317,7 +318,7 @@ function permissionLayers(
 function spawnModel(core: RuntimeCore, requested: string | undefined, role: RoleDefinition | undefined, parentModel: string): string {
   const name = requested ?? role?.model;
   if (name === undefined) return parentModel;
-  const resolved = resolveModelName(name, core.options.models, parentModel);
+  const resolved = resolveModelName(name, core.config.models, parentModel);
   if (resolved.ok) return resolved.model;
   const whose = requested === undefined && role ? `${roleLabel(role)}: ` : '';
   throw new RuntimeError('unknown_model', `${whose}${resolved.reason}`);

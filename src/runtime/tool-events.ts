@@ -60,11 +60,11 @@ export function answeredCall(core: RuntimeCore, path: string, answer: { readonly
  */
 export function cancelledBeforeRun(core: RuntimeCore, input: ToolInput): ToolOutcome {
   const outcome: ToolOutcome = { content: CANCELLED_CALL, isError: true };
-  if (!core.stream.active && !core.trace) return outcome;
+  if (!core.events.stream.active && !core.trace) return outcome;
   const { path, call } = input;
-  core.publish({ type: 'tool-call-started', path, callId: call.id, toolName: call.name, args: call.arguments });
+  core.events.publish({ type: 'tool-call-started', path, callId: call.id, toolName: call.name, args: call.arguments });
   core.trace?.toolStarted({ path, callId: call.id, toolName: call.name, args: call.arguments });
-  core.publish({ type: 'tool-call-finished', path, callId: call.id, toolName: call.name, content: outcome.content, isError: true, cancelled: true });
+  core.events.publish({ type: 'tool-call-finished', path, callId: call.id, toolName: call.name, content: outcome.content, isError: true, cancelled: true });
   core.trace?.toolEnded(path, call.id, { content: outcome.content, isError: true, cancelled: true, errorCode: outcomeCode(outcome.content, true) });
   return outcome;
 }
@@ -73,16 +73,16 @@ export function cancelledBeforeRun(core: RuntimeCore, input: ToolInput): ToolOut
 export async function executeToolWithEvents(core: RuntimeCore, input: ToolInput, signal: AbortSignal, answers: CallAnswers = 'awaited'): Promise<ToolStepOutcome> {
   // Without an iterator or a tracer the call costs what it did before streaming existed.
   const trace = core.trace;
-  if (!core.stream.active && !trace) return executeTool(core, input, signal, answers);
+  if (!core.events.stream.active && !trace) return executeTool(core, input, signal, answers);
   const { path, call } = input;
-  core.publish({ type: 'tool-call-started', path, callId: call.id, toolName: call.name, args: call.arguments });
+  core.events.publish({ type: 'tool-call-started', path, callId: call.id, toolName: call.name, args: call.arguments });
   trace?.toolStarted({ path, callId: call.id, toolName: call.name, args: call.arguments });
   let done = false;
   const finish = (content: string, isError: boolean, cancelled: boolean): void => {
     if (done) return;
     done = true;
     forget();
-    core.publish({ type: 'tool-call-finished', path, callId: call.id, toolName: call.name, content, isError, cancelled });
+    core.events.publish({ type: 'tool-call-finished', path, callId: call.id, toolName: call.name, content, isError, cancelled });
     trace?.toolEnded(path, call.id, { content, isError, cancelled, errorCode: isError ? outcomeCode(content, cancelled) : undefined });
   };
   const forget = signal.aborted ? () => {} : onStepAbort(signal, () => finish(CANCELLED_CALL, true, true));

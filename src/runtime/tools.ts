@@ -7,6 +7,7 @@ import type { ToolStepOutcome, ToolInput, ToolOutcome } from '../../machines/age
 import { isBuiltinTool, parseToolArguments } from '../request/tools.js';
 import { refusedArgumentsText } from '../request/tool-call-admission.js';
 import type { RuntimeCore } from './core.js';
+import { toolGrants } from './config.js';
 import { errorCode, RuntimeError } from './errors.js';
 import { firstTurnToolContent } from '../../machines/subagent-reports.js';
 import { coordinationCall } from '../../machines/coordination.js';
@@ -54,7 +55,7 @@ async function dispatch(core: RuntimeCore, { path, call }: ToolInput, signal: Ab
   // Filters are enforced here, not only in the schemas the model saw.
   const system = core.contextOf(path).input.system;
   if (!system.tools.some((t) => t.name === call.name)) {
-    const known = core.toolNames();
+    const known = core.config.heads.root().tools.map((t) => t.name);
     if (!known.includes(call.name)) {
       throw new RuntimeError('unknown_tool', `there is no tool named "${call.name}"; available tools: ${system.tools.map((t) => t.name).join(', ')}`);
     }
@@ -90,21 +91,21 @@ async function dispatch(core: RuntimeCore, { path, call }: ToolInput, signal: Ab
 }
 
 async function runHostTool(core: RuntimeCore, path: string, callId: string, name: string, args: unknown, signal: AbortSignal): Promise<ToolOutcome> {
-  const tool = core.hostTool(name);
+  const tool = core.config.hostTools.get(name);
   if (!tool) throw new RuntimeError('unknown_tool', `there is no tool named "${name}"`);
   const parsing = tool.parse(args);
   // Only a schema that validates asynchronously costs an asynchronous step here.
   const parsed = parsing instanceof Promise ? await parsing : parsing;
   if (!parsed.ok) throw new RuntimeError('invalid_arguments', parsed.error.message);
   // Permission patterns (`Bash(git diff *)`) are checked here, on what this call would do.
-  const verdict = checkToolCall(core.registry.get(path)?.permissions ?? [], { tool: name, args: parsed.args, matcher: tool.permission, anchors: core.anchors });
+  const verdict = checkToolCall(core.registry.get(path)?.permissions ?? [], { tool: name, args: parsed.args, matcher: tool.permission, anchors: core.config.anchors });
   if (!verdict.ok) throw new RuntimeError('tool_not_allowed', verdict.reason);
   // Only a call that needs approval costs an asynchronous step (results keep their order).
-  if ((tool.needsApproval !== undefined && tool.needsApproval !== false) || core.options.approvalRules !== undefined) await approve(core, tool, path, name, parsed.args, callId, signal);
+  if ((tool.needsApproval !== undefined && tool.needsApproval !== false) || core.config.approvalRules !== undefined) await approve(core, tool, path, name, parsed.args, callId, signal);
   // At most once across a crash: a call that must not run twice runs only once the journal
   // holds it (a resume then answers it as interrupted instead of asking the model again), and
   // only while this runtime still holds the session (a node that lost its lease runs nothing).
-  if (core.journal && !(core.options.idempotentTools ?? []).includes(name)) {
+  if (core.journal && !(core.config.idempotentTools ?? []).includes(name)) {
     await core.journal.beforeEffect();
     core.assertRunning();
     signal.throwIfAborted();
@@ -128,9 +129,9 @@ async function runHostTool(core: RuntimeCore, path: string, callId: string, name
  */
 async function approve(core: RuntimeCore, tool: RuntimeTool, path: string, name: string, args: unknown, callId: string, signal: AbortSignal): Promise<void> {
   if (tool.needsApproval === undefined || tool.needsApproval === false) {
-    if (core.options.approvalRules === undefined) return;
+    if (core.config.approvalRules === undefined) return;
   }
-  const rule = await hostCallRule({ tool, name, args, path, rules: core.options.approvalRules, grants: core.toolGrants(name), anchors: core.anchors, signal });
+  const rule = await hostCallRule({ tool, name, args, path, rules: core.config.approvalRules, grants: toolGrants(core.config, name), anchors: core.config.anchors, signal });
   if (!rule) return;
   // A role's permissionMode decides whether its calls are asked at all.
   const mode = core.registry.get(path)?.permissionMode;

@@ -74,7 +74,7 @@ describe('defect 6: memory per distinct subagent path', () => {
   it('a name spawned again from a result listener starts, although its predecessor still holds the path as systemId', async () => {
     const { core } = observedCore(0);
     const again: Array<Promise<unknown>> = [];
-    core.on('result', (r) => {
+    core.events.on('result', (r) => {
       if (r.path === '/root/x' && again.length === 0) again.push(spawnSubagent(core, '/root', { task_name: 'x', message: 'again' }).then((h) => h.result));
     });
     await (await spawnSubagent(core, '/root', { task_name: 'x', message: 'first' })).result;
