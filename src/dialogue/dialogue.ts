@@ -73,6 +73,11 @@ export class Dialogue implements DialogueView {
     return this.#log.baseLength;
   }
 
+  /** The raw log's entries, for `JSON.stringify` (O(n)). */
+  toJSON(): readonly Entry[] {
+    return this.log.toArray();
+  }
+
   /** The raw log, replaced entries included, as a view (O(1) after the first call). */
   get log(): EntrySeq {
     this.#logView ??= this.#range(0, this.length, false);

@@ -30,6 +30,22 @@ export interface TurnInfo {
 export interface DialogueView {
   /** Number of entries in the raw log (replaced ones included). */
   readonly length: number;
+  /**
+   * How many of the first entries came from the snapshot the agent was started with (a
+   * subagent's seed; 0 for the root and for `context: "none"`). Entries at and after this
+   * position are the agent's own: a fork's inherited assistant replies are not its turns.
+   */
+  readonly seedLength: number;
+  /**
+   * The raw log's entries, so `JSON.stringify(runtime.transcript(path))` gives them (not the
+   * view's fields).
+   *
+   * @example
+   * ```ts
+   * const entries = JSON.parse(JSON.stringify(runtime.transcript('/root'))) as Entry[];
+   * ```
+   */
+  toJSON(): readonly Entry[];
   at(position: number): Entry | undefined;
   /** The raw log, replaced entries included. */
   readonly log: EntrySeq;

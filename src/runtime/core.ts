@@ -734,6 +734,7 @@ export class RuntimeCore {
       lifetime: r.lifetime,
       lastTask: r.task,
       elapsedMs: now - r.reservedAt,
+      turns: (r.actor?.getSnapshot() as { context?: { turnsCompleted?: number } } | undefined)?.context?.turnsCompleted ?? 0,
     }));
   }
 }

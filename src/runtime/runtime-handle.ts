@@ -23,6 +23,11 @@ export interface AgentInfo {
   readonly lifetime: Lifetime;
   readonly lastTask: string | null;
   readonly elapsedMs: number;
+  /**
+   * Turns the agent has finished itself (as its result's `turns` will say): a fork's inherited
+   * turns do not count, and a turn in progress counts once it ends.
+   */
+  readonly turns: number;
 }
 
 /** One agent a cancellation stopped, and the state it was in. */
