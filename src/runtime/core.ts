@@ -457,7 +457,7 @@ export class RuntimeCore {
     this.journal?.settled(result, dialogue);
     // A finished agent leaves no live subagents behind.
     for (const child of [...record.children]) this.cancel(child, `${reported.path} finished`);
-    this.registry.release(record.path, { path: record.path, status: result.status, stopReason: result.stopReason });
+    this.registry.release(record.path, result);
     this.retention.add(result, dialogue);
     if (this.trace) traceAgentEnd(this.trace, result);
     this.events.emit('result', result);

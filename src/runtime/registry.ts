@@ -84,11 +84,21 @@ export interface AgentGrants {
 }
 
 
-/** How a path that is no longer held ended. */
+/** How a path that is no longer held ended (the path is its key). */
 export interface Tombstone {
-  readonly path: string;
   readonly status: AgentResult['status'];
   readonly stopReason: AgentResult['stopReason'];
+}
+
+/** One frozen tombstone per way of ending, shared by every path that ended that way. */
+const TOMBSTONES = new Map<string, Tombstone>();
+
+/** The shared tombstone for `status` and `stopReason`. */
+export function tombstoneOf(status: Tombstone['status'], stopReason: Tombstone['stopReason']): Tombstone {
+  const key = `${status} ${stopReason}`;
+  let tombstone = TOMBSTONES.get(key);
+  if (tombstone === undefined) TOMBSTONES.set(key, (tombstone = Object.freeze({ status, stopReason })));
+  return tombstone;
 }
 
 /** What a reservation needs. */
@@ -178,7 +188,8 @@ export class Registry {
   }
 
   /** Frees the path and its slot, leaving a tombstone for clear errors. Idempotent. */
-  release(path: string, tombstone: Tombstone): boolean {
+  release(path: string, ended: Tombstone): boolean {
+    const tombstone = tombstoneOf(ended.status, ended.stopReason);
     const record = this.records.get(path);
     if (!record) return false;
     this.records.delete(path);

@@ -126,10 +126,25 @@ describe('registry bounds', () => {
     registry.addRoot('/root', 0);
     for (let i = 0; i <= MAX_TOMBSTONES; i++) {
       const record = registry.reserve({ parentPath: '/root', name: `a${i}`, role: undefined, contextLabel: 'none', delivery: 'caller', lifetime: 'one-shot', task: 't', now: 0 });
-      registry.release(record.path, { path: record.path, status: 'completed', stopReason: 'completed' });
+      registry.release(record.path, { status: 'completed', stopReason: 'completed' });
     }
     expect(registry.tombstone('/root/a0')).toBeUndefined();
     expect(registry.tombstone(`/root/a${MAX_TOMBSTONES}`)).toMatchObject({ status: 'completed' });
     expect(registry.slotsInUse).toBe(0);
+  });
+
+  it('shares one frozen tombstone per way of ending, so a settled path costs its key only (#31.5)', async () => {
+    const { Registry } = await import('../../src/runtime/registry.js');
+    const { resolveLimits } = await import('../../src/policy/limits.js');
+    const registry = new Registry(resolveLimits({ maxDepth: 3, maxChildren: 4, maxTotal: 4 }));
+    registry.addRoot('/root', 0);
+    const endings = [['completed', 'completed'], ['cancelled', 'cancelled'], ['completed', 'completed']] as const;
+    for (const [i, [status, stopReason]] of endings.entries()) {
+      const record = registry.reserve({ parentPath: '/root', name: `t${i}`, role: undefined, contextLabel: 'none', delivery: 'caller', lifetime: 'one-shot', task: 't', now: 0 });
+      registry.release(record.path, { status, stopReason });
+    }
+    expect(registry.tombstone('/root/t0')).toBe(registry.tombstone('/root/t2'));
+    expect(registry.tombstone('/root/t1')).toEqual({ status: 'cancelled', stopReason: 'cancelled' });
+    expect(Object.isFrozen(registry.tombstone('/root/t0'))).toBe(true);
   });
 });
