@@ -27,13 +27,13 @@ import type {
   AgentEvent,
   AgentInput,
   AgentResult,
-  HookInput,
+  TaskHookInput,
   TaskHookDecision,
   InboxItem,
   InboxQueue,
   SampleInput,
   SampleOutput,
-  SummaryInput,
+  SummaryActorInput,
   SummaryResult,
   SubagentReport,
   SubagentReportEvent,
@@ -60,9 +60,9 @@ export const agentMachine = setup({
   },
   actors: {
     /** Runs the runtime's task hooks once; each may rewrite the task or deny it. */
-    runTaskHooks: fromPromise<TaskHookDecision, HookInput>(notProvided('runTaskHooks')),
+    runTaskHooks: fromPromise<TaskHookDecision, TaskHookInput>(notProvided('runTaskHooks')),
     /** Generates task-focused background from the parent's snapshot; abortable. */
-    generateSummary: fromPromise<SummaryResult, SummaryInput>(notProvided('generateSummary')),
+    generateSummary: fromPromise<SummaryResult, SummaryActorInput>(notProvided('generateSummary')),
     /** One model request over the effective dialogue; abortable. */
     sampleModel: fromPromise<SampleOutput, SampleInput>(notProvided('sampleModel')),
     /**
@@ -513,7 +513,7 @@ export const agentMachine = setup({
               parentPath: context.input.parentPath,
               role: context.input.role,
               task: context.input.task ?? '',
-              contextLabel: context.input.contextLabel,
+              context: context.input.contextLabel,
             }),
             onDone: [
               {

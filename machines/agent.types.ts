@@ -146,17 +146,24 @@ export interface AgentContext {
  */
 export type TaskHookDecision = { readonly allow: true; readonly task?: string } | { readonly allow: false; readonly reason: string };
 
-/** Input of `runTaskHooks`. */
-export interface HookInput {
+/**
+ * What a task hook sees: the input of the machine's `runTaskHooks`, and what `createRuntime`
+ * gives each of its `taskHooks`. `context` is the spawn's context value as text (`none`,
+ * `all`, `summary`, or a number of turns).
+ */
+export interface TaskHookInput {
   readonly path: string;
   readonly parentPath: string | null;
   readonly role: string | undefined;
   readonly task: string;
-  readonly contextLabel: string;
+  readonly context: string;
 }
 
-/** Input of `generateSummary`. */
-export interface SummaryInput {
+/**
+ * Input of the machine's `generateSummary` actor (and of `delegatingAgent`'s `summarize`). Not
+ * the main entry's `SummaryInput`, which is what a `Summarizer` is asked with.
+ */
+export interface SummaryActorInput {
   readonly path: string;
   readonly task: string;
   readonly snapshot: ContextSnapshot | undefined;

@@ -21,7 +21,7 @@ import { ZERO_USAGE } from '../src/request/usage.js';
 import { defaultLifetime, type Lifetime } from '../src/request/lifetime.js';
 import { agentMachine } from './agent.machine.js';
 import { agentInput, createAgentInput, taskFraming, type AgentInputOptions } from './agent.input.js';
-import type { AgentContext, AgentInput, SampleInput, SampleOutput, SummaryInput, ToolInput, ToolOutcome, ToolStepOutcome } from './agent.types.js';
+import type { AgentContext, AgentInput, SampleInput, SampleOutput, SummaryActorInput, ToolInput, ToolOutcome, ToolStepOutcome } from './agent.types.js';
 import { subagentOf } from './subagents.js';
 import { actorTreePort } from './actor-tree-port.js';
 import { coordinationCall } from './coordination.js';
@@ -61,7 +61,7 @@ export interface DelegatingAgentOptions {
    * Writes the background of a `context: "summary"` spawn from the parent's snapshot. Without
    * it, the model is told that `summary` is not available here.
    */
-  readonly summarize?: (input: SummaryInput, signal: AbortSignal) => SummaryResult | Promise<SummaryResult>;
+  readonly summarize?: (input: SummaryActorInput, signal: AbortSignal) => SummaryResult | Promise<SummaryResult>;
   /**
    * What the harness chose for every subagent, as `createRuntime`'s `defaults`. Without a
    * `lifetime`, forks (`context: "all"` or N turns) are continuable and every other subagent
@@ -143,7 +143,7 @@ export function delegatingAgent(options: DelegatingAgentOptions): DelegatingAgen
         compaction: undefined,
       })),
       runToolCalls: toolStepLogic((call, signal, step) => runCall(call, signal, step, tools, choices)),
-      ...(summarize ? { generateSummary: fromPromise<SummaryResult, SummaryInput>(async ({ input, signal }) => summarize(input, signal)) } : {}),
+      ...(summarize ? { generateSummary: fromPromise<SummaryResult, SummaryActorInput>(async ({ input, signal }) => summarize(input, signal)) } : {}),
     },
   });
   const logic = tracer ? traced(untraced, tracer, options, tools, choices) : untraced;
@@ -224,7 +224,7 @@ function traced(logic: typeof agentMachine, tracer: DelegationTracer, options: D
       }),
       ...(summarize
         ? {
-            generateSummary: fromPromise<SummaryResult, SummaryInput>(async ({ input, signal, system }) => {
+            generateSummary: fromPromise<SummaryResult, SummaryActorInput>(async ({ input, signal, system }) => {
               const summary = await summarize(input, signal);
               tracer.summarized(system, input.path, summary.text.length);
               return summary;

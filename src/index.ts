@@ -78,13 +78,12 @@ export type {
   TaskHookDecision,
   TaskHookInput,
   ToolExecutionContext,
-  ToolCallOutcome,
   ToolOutput,
   TurnOutcome,
   TurnReport,
   TurnUsage,
 } from './runtime/types.js';
-export type { AgentStatus, InboxItem, StopReason, TurnStatus } from '../machines/agent.types.js';
+export type { AgentStatus, InboxItem, StopReason, ToolOutcome, TurnStatus } from '../machines/agent.types.js';
 
 // Durable sessions: the journal's storage (Postgres is the `subagent-actors/postgres` entry).
 export { StoreError, type JournalRecord, type SessionStore, type StoreErrorCode } from './store/types.js';

@@ -60,7 +60,7 @@ const PINNED: Record<string, { readonly values: readonly string[]; readonly type
       'LoadedDefinitions', 'MessagingPair', 'MessagingPolicy', 'MessagingScope', 'TaskTextInput', 'ModelAdapter', 'ModelDelta', 'ModelTable', 'PermissionMatcher', 'PermissionMatcherKind', 'PermissionMode', 'RoleWarning', 'ToolNameMap', 'ModelPrice', 'ModelRequest', 'ModelResponse', 'NeedsApproval', 'Preset', 'PresetCatalog', 'PresetDefinition', 'PrefixReuse', 'PrefixShortfall', 'PriceTable', 'PromptOptions', 'ProjectContext', 'ProviderMetadata', 'ReasoningPart',
       'ProjectContextOptions', 'RequiredCapability', 'RetentionPolicy', 'RetryEvent', 'RetryPolicy', 'RoleCatalogLimits', 'ReplyUsage', 'ResultMetadata', 'ResultMetadataField', 'RoleDefinition', 'Runtime', 'RuntimeErrorCode', 'RuntimeEvents', 'RuntimeOptions',
       'ResumeOptions', 'RuntimeTool', 'SampleContext', 'SessionStore', 'SpawnHandle', 'SpawnPolicyDecision', 'SpawnPolicyInput', 'SpawnRequest', 'StopReason', 'StoreErrorCode', 'Summarizer',
-      'SummaryInput', 'SummaryResult', 'SystemConfiguration', 'TaskHook', 'TaskHookDecision', 'TaskHookInput', 'ToolCall', 'ToolCallOutcome', 'ToolExecutionContext',
+      'SummaryInput', 'SummaryResult', 'SystemConfiguration', 'TaskHook', 'TaskHookDecision', 'TaskHookInput', 'ToolCall', 'ToolOutcome', 'ToolExecutionContext',
       'ToolArgsOf', 'ToolInputSchema', 'ToolOutput', 'ToolResultEntry', 'ToolSchema', 'TurnInfo', 'TurnOutcome', 'TurnReport', 'TurnStatus', 'TurnUsage', 'Usage', 'UserEntry', 'UserOrigin',
       'EventsOptions', 'HaltedEvent', 'LaggedEvent', 'ReasoningDeltaEvent', 'RetryStreamEvent', 'RuntimeStreamEvent', 'RuntimeStreamEventType', 'SessionEndedEvent',
       'StateChangedEvent', 'SubagentSettledEvent', 'SubagentSpawnedEvent', 'TextDeltaEvent', 'ToolCallFinishedEvent', 'ToolCallStartedEvent', 'TurnEndedEvent', 'UsageUpdatedEvent',
@@ -73,7 +73,7 @@ const PINNED: Record<string, { readonly values: readonly string[]; readonly type
     ],
     types: [
       'AgentContext', 'AgentCounters', 'AgentEvent', 'AgentImage', 'AgentInput', 'AgentInputOptions', 'AgentPhase', 'AgentStateMeta', 'AgentStatus', 'AgentWork', 'AnsweredBySubagent', 'CloseMeaning', 'DelegatingAgent', 'DelegatingAgentOptions', 'DelegatingTelemetryOptions', 'HarnessTool',
-      'HarnessToolContext', 'InboxMeaning', 'HookInput', 'InboxItem', 'ModelFunction', 'ModelResponse', 'ReplyUsage', 'Usage', 'ReportPresenter', 'ReportSettings', 'RestoreErrorCode', 'RestoreOptions', 'SampleInput', 'SampleOutput', 'SendMessageEvent', 'StopReason', 'SubagentReport',
+      'HarnessToolContext', 'InboxMeaning', 'TaskHookInput', 'InboxItem', 'ModelFunction', 'ModelResponse', 'ReplyUsage', 'Usage', 'ReportPresenter', 'ReportSettings', 'RestoreErrorCode', 'RestoreOptions', 'SampleInput', 'SampleOutput', 'SendMessageEvent', 'StopReason', 'SubagentReport',
       'SubagentReportEvent', 'SummaryActorInput', 'SummaryResult', 'TaskHookDecision', 'ToolExecutor', 'ToolInput', 'ToolOutcome', 'ToolStepInput', 'ToolStepOutcome', 'ToolStepScope',
     ],
   },

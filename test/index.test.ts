@@ -23,7 +23,7 @@ describe('public API', () => {
     runtime.prompt('Why do nested blocks break?');
     await runtime.whenQuiet();
     expect(seen.map((r) => [r.path, r.status, r.text])).toEqual([['/root/research', 'completed', 'src/parser.ts:88 drops the closing brace of nested blocks.']]);
-    const last = runtime.dialogue('/root')?.at(-1);
+    const last = runtime.transcript('/root')?.at(-1);
     expect(last?.kind === 'assistant' && last.text).toBe('The parser fails on nested blocks.');
   });
 

@@ -169,7 +169,7 @@ export async function runDemoSession(options: DemoSessionOptions): Promise<DemoS
 /** How many person prompts the root's dialogue holds (0 for a new session, or a finished one). */
 function personPrompts(runtime: Runtime): number {
   let count = 0;
-  for (const entry of runtime.dialogue(runtime.rootPath)?.log ?? []) if (entry.kind === 'user' && entry.origin.kind === 'person') count++;
+  for (const entry of runtime.transcript(runtime.rootPath)?.log ?? []) if (entry.kind === 'user' && entry.origin.kind === 'person') count++;
   return count;
 }
 

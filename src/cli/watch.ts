@@ -57,7 +57,7 @@ export class SessionWatch {
     // (the final answers, assistant replies without tool calls, in its own part of the dialogue:
     // a fork's dialogue starts with its parent's, whose replies are not the fork's turns).
     for (const result of runtime.results) this.endedAtSeed.add(result.path);
-    for (const info of runtime.list()) this.turnsAtSeed.set(info.path, ownAnswers(runtime.dialogue(info.path)));
+    for (const info of runtime.list()) this.turnsAtSeed.set(info.path, ownAnswers(runtime.transcript(info.path)));
     for (const info of runtime.list()) {
       this.states.set(info.path, [info.state]);
       if (isBusy(info.state)) this.busy.add(info.path);

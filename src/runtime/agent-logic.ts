@@ -9,11 +9,11 @@ import { agentMachine } from '../../machines/agent.machine.js';
 import { toolStepLogic } from '../../machines/tool-step.js';
 import { subagentOf } from '../../machines/subagents.js';
 import type {
-  HookInput,
+  TaskHookInput,
   TaskHookDecision,
   SampleInput,
   SampleOutput,
-  SummaryInput,
+  SummaryActorInput,
   SummaryResult,
 } from '../../machines/agent.types.js';
 import { assistantEntry, compactionEntry } from '../dialogue/entry.js';
@@ -132,7 +132,7 @@ function noteWire(core: RuntimeCore, path: string, reply: unknown): void {
 export function createAgentLogic(core: RuntimeCore) {
   return agentMachine.provide({
     actors: {
-      runTaskHooks: fromPromise<TaskHookDecision, HookInput>(async ({ input, signal }) => {
+      runTaskHooks: fromPromise<TaskHookDecision, TaskHookInput>(async ({ input, signal }) => {
         // A resumed spawn whose hooks already allowed it does not ask them again.
         const replayed = core.replayed?.get(input.path)?.hookTask;
         if (replayed !== undefined) {
@@ -144,7 +144,7 @@ export function createAgentLogic(core: RuntimeCore) {
         for (let i = 0; i < hooks.length; i++) {
           // Fails closed: only a real `allow: true` lets the spawn go on (see checkHookDecision).
           const decision = checkHookDecision(
-            await hooks[i]!({ path: input.path, parentPath: input.parentPath, role: input.role, task, context: input.contextLabel }, signal),
+            await hooks[i]!({ path: input.path, parentPath: input.parentPath, role: input.role, task, context: input.context }, signal),
             i + 1,
           );
           core.trace?.event(input.path, SaEvents.hook, { hook: i + 1, allow: decision.allow, 'task.rewritten': decision.allow && decision.task !== undefined, reason: decision.allow ? undefined : decision.reason });
@@ -153,7 +153,7 @@ export function createAgentLogic(core: RuntimeCore) {
         }
         return { allow: true, task };
       }),
-      generateSummary: fromPromise<SummaryResult, SummaryInput>(async ({ input, signal }) => {
+      generateSummary: fromPromise<SummaryResult, SummaryActorInput>(async ({ input, signal }) => {
         // A resumed subagent whose background was journaled gets it back, not a new one.
         const replayed = core.replayed?.get(input.path)?.background;
         if (replayed) {

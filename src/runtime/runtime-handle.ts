@@ -1,7 +1,7 @@
 /**
  * The host's handle on a session (`Runtime`) and what its methods give back.
  */
-import type { AgentResult, Delivery, Lifetime, StopReason, TurnStatus } from '../../machines/agent.types.js';
+import type { AgentResult, Delivery, Lifetime, StopReason, ToolOutcome, TurnStatus } from '../../machines/agent.types.js';
 import type { Attachment, ToolCall } from '../dialogue/entry.js';
 import type { DialogueView } from '../dialogue/types.js';
 import type { Usage } from '../model/adapter.js';
@@ -10,7 +10,7 @@ import type { RoleWarning } from './roles.js';
 import type { RuntimeEvents } from './runtime-events.js';
 import type { SpawnHandle, SpawnPolicyDecision, SpawnRequest } from './spawn-types.js';
 import type { EventsOptions, RuntimeStreamEvent } from './stream-events.js';
-import type { ApprovalDecision, ApprovalRequest, ToolCallOutcome } from './tool-types.js';
+import type { ApprovalDecision, ApprovalRequest } from './tool-types.js';
 
 /** One live agent as `list_agents` and hosts see it. */
 export interface AgentInfo {
@@ -55,8 +55,6 @@ export interface PromptOptions {
 export interface Runtime {
   /** The tree's session id: every result carries it as `treeId`. */
   readonly sessionId: string;
-  /** The same id under the name results use for it. */
-  readonly treeId: string;
   /** The agent's own session id (live agents, and settled ones still retained). */
   sessionIdOf(path: string): string | undefined;
   /**
@@ -95,7 +93,7 @@ export interface Runtime {
    * const outcome = await runtime.callTool('/root', { id: 'call_1', name: 'list_agents', arguments: {} });
    * ```
    */
-  callTool(path: string, call: ToolCall, options?: { readonly signal?: AbortSignal }): Promise<ToolCallOutcome>;
+  callTool(path: string, call: ToolCall, options?: { readonly signal?: AbortSignal }): Promise<ToolOutcome>;
   /** Routes a `send_message` from one agent to another. Throws a RuntimeError on a bad target. */
   send(from: string, to: string, message: string): void;
   /** Cancels an agent's subtree, children first. Cancelling the root stops the session. */
@@ -106,8 +104,6 @@ export interface Runtime {
   compact(path: string): Promise<void>;
   /** Live agents, the root first. */
   list(): AgentInfo[];
-  /** An agent's dialogue (live agents only; see `transcript` for settled ones). */
-  dialogue(path: string): DialogueView | undefined;
   /**
    * The transcript of any agent of the session: a live agent's dialogue so far, or the final
    * dialogue of a settled or cancelled one, kept until the host calls `release(path)` or the

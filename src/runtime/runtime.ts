@@ -25,7 +25,6 @@ export function createRuntime(options: RuntimeOptions): Runtime {
 export function runtimeOf(core: RuntimeCore): Runtime {
   return {
     sessionId: core.config.sessionId,
-    treeId: core.config.sessionId,
     sessionIdOf: (path) => core.sessionIdOf(path),
     get warnings() {
       const found = core.narrowing.list;
@@ -46,7 +45,6 @@ export function runtimeOf(core: RuntimeCore): Runtime {
     close: (path) => core.close(path),
     compact: (path) => core.compact(path),
     list: () => core.list(),
-    dialogue: (path) => core.dialogueOf(path),
     transcript: (path) => core.dialogueOf(path) ?? core.settledDialogue(path),
     stateOf: (path) => core.stateOf(path),
     result: (path) => core.resultOf(path),

@@ -1,18 +1,10 @@
 /**
  * Task hooks: what a host runs once per spawn, before the subagent starts.
  */
-import type { TaskHookDecision } from '../../machines/agent.types.js';
+import type { TaskHookDecision, TaskHookInput } from '../../machines/agent.types.js';
 
-export type { TaskHookDecision };
+export type { TaskHookDecision, TaskHookInput };
 
-/** What a task hook sees. */
-export interface TaskHookInput {
-  readonly path: string;
-  readonly parentPath: string | null;
-  readonly role: string | undefined;
-  readonly task: string;
-  readonly context: string;
-}
 
 
 /**

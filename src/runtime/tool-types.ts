@@ -1,7 +1,6 @@
 /**
  * Host tools as the runtime runs them: the tool with its `execute`, what a call gets, and approvals.
  */
-import type { ToolOutcome } from '../../machines/agent.types.js';
 import type { HostTool } from '../request/host-tool.js';
 import type { PermissionMatcher } from '../policy/permission-pattern.js';
 import type { ConfirmationDecision } from '../policy/confirmation.js';
@@ -127,6 +126,3 @@ export interface RuntimeTool<T = unknown> extends HostTool<T> {
    */
   readonly permission?: PermissionMatcher<T>;
 }
-
-/** A tool call's outcome, as it enters the calling agent's dialogue (the machine's `ToolOutcome`). */
-export type ToolCallOutcome = ToolOutcome;

@@ -13,7 +13,7 @@ export type { Budget, BudgetRemaining, BudgetWarning };
 export type { AgentResult, Delivery, Lifetime, TaskHookDecision, TurnReport };
 export type { RetentionPolicy };
 export type { TaskHook, TaskHookInput } from './task-hooks.js';
-export type { ApprovalAnswer, ApprovalCallback, ApprovalDecision, ApprovalRequest, ApprovalRule, ApprovalRules, NeedsApproval, RuntimeTool, ToolCallOutcome, ToolExecutionContext, ToolOutput } from './tool-types.js';
+export type { ApprovalAnswer, ApprovalCallback, ApprovalDecision, ApprovalRequest, ApprovalRule, ApprovalRules, NeedsApproval, RuntimeTool, ToolExecutionContext, ToolOutput } from './tool-types.js';
 export type { FirstReportValue, SpawnHandle, SpawnPolicyDecision, SpawnPolicyInput, SpawnRequest } from './spawn-types.js';
 export type { CompactionPolicy, HostRoot, RuntimeOptions } from './runtime-options.js';
 export type { RetryEvent, RuntimeEvents } from './runtime-events.js';

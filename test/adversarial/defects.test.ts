@@ -65,7 +65,7 @@ describe('defect 2: replies without usage, rejections that cannot be serialized'
     rt.prompt('go');
     await rt.whenQuiet();
     expect(rt.stateOf('/root')).toBe('running.idle');
-    const last = rt.dialogue('/root')!.at(-1);
+    const last = rt.transcript('/root')!.at(-1);
     expect(last?.kind === 'assistant' && last.text).toBe('no usage here');
   });
 
@@ -118,7 +118,7 @@ describe('defect 3: bad usage on the way to the parent', () => {
     const rt = createRuntime({ model, defaults: { delivery: 'parent' } });
     rt.prompt('go');
     await rt.whenQuiet();
-    const notices = (rt.dialogue('/root')!.log.toArray()).filter((e) => e.kind === 'user' && e.origin.kind === 'notice');
+    const notices = (rt.transcript('/root')!.log.toArray()).filter((e) => e.kind === 'user' && e.origin.kind === 'notice');
     expect(notices).toHaveLength(1);
     expect(notices[0]?.kind === 'user' && notices[0].text).toContain('w done');
   });

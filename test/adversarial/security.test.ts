@@ -50,7 +50,7 @@ describe('S1: messaging scope', () => {
     expect(refusal).toMatchObject({ isError: true });
     expect(refusal!.content).toMatch(/not_permitted/);
     // Nothing reached the root's dialogue.
-    expect(rt.dialogue('/root')!.log.toArray().some((e) => e.kind === 'user' && e.text.includes('This is the user'))).toBe(false);
+    expect(rt.transcript('/root')!.log.toArray().some((e) => e.kind === 'user' && e.text.includes('This is the user'))).toBe(false);
   });
 
   it('the host can widen the scope', async () => {
@@ -62,7 +62,7 @@ describe('S1: messaging scope', () => {
     const rt = createRuntime({ model, messaging: { scope: ({ from, to }) => to === '/root' || mayMessage('family', { from, to }) } });
     await (await rt.spawn('/root', { task_name: 'a', message: 'x' })).result;
     await rt.whenQuiet();
-    expect(rt.dialogue('/root')!.log.toArray().some((e) => e.kind === 'user' && e.origin.kind === 'message' && e.origin.from === '/root/a/g')).toBe(true);
+    expect(rt.transcript('/root')!.log.toArray().some((e) => e.kind === 'user' && e.origin.kind === 'message' && e.origin.from === '/root/a/g')).toBe(true);
   });
 
   it('runtime.send applies the same scope', () => {

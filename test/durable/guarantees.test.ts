@@ -123,7 +123,7 @@ describe('resume guarantees', () => {
     void runtime.prompt('ship it');
     // The step's calls start once the reply is journaled, a turn of the event loop later.
     while (calls.length < 2) await new Promise<void>((r) => setImmediate(r));
-    while (runtime.dialogue('/root')!.pendingCalls().length !== 1) await new Promise<void>((r) => setImmediate(r));
+    while (runtime.transcript('/root')!.pendingCalls().length !== 1) await new Promise<void>((r) => setImmediate(r));
     const copy = await crashCopy(store);
     const copy2 = await crashCopy(store);
     runtime.stop();
@@ -132,7 +132,7 @@ describe('resume guarantees', () => {
     calls.length = 0;
     const resumed = resumeRuntime({ model: recordingModel(script), store: copy, tools });
     await resumed.whenQuiet();
-    const results = resumed.dialogue('/root')!.log.toArray().filter((e) => e.kind === 'tool_result');
+    const results = resumed.transcript('/root')!.log.toArray().filter((e) => e.kind === 'tool_result');
     expect(results.map((r) => r.kind === 'tool_result' && [r.callId, r.isError, r.content.slice(0, 20)])).toEqual([
       ['c1', false, 'green'],
       ['c2', true, 'Error (interrupted):'],
@@ -145,7 +145,7 @@ describe('resume guarantees', () => {
     expect(calls).toEqual(['deploy']);
     release();
     await again.whenQuiet();
-    const last = again.dialogue('/root')!.log.toArray().filter((e) => e.kind === 'tool_result').at(-1);
+    const last = again.transcript('/root')!.log.toArray().filter((e) => e.kind === 'tool_result').at(-1);
     expect(last?.kind === 'tool_result' && [last.callId, last.content]).toEqual(['c2', 'deployed']);
     again.stop();
   });
@@ -200,14 +200,14 @@ describe('resume guarantees', () => {
     const reopened = openJsonlStore({ dir, fsync: 'never' });
     const resumed = resumeRuntime({ model: recordingModel(script), store: reopened });
     await resumed.whenQuiet();
-    const notices = resumed.dialogue('/root')!.log.toArray().filter((e) => e.kind === 'user' && e.origin.kind === 'notice');
+    const notices = resumed.transcript('/root')!.log.toArray().filter((e) => e.kind === 'user' && e.origin.kind === 'notice');
     expect(notices).toHaveLength(1);
     expect(resumed.results.map((r) => r.path)).toEqual(['/root/job']);
     await reopened.close();
     // Resumed again from the full journal, the delivered result is not delivered a second time.
     const twice = resumeRuntime({ model: recordingModel(script), store: openJsonlStore({ dir, fsync: 'never' }) });
     await twice.whenQuiet();
-    expect(twice.dialogue('/root')!.log.toArray().filter((e) => e.kind === 'user' && e.origin.kind === 'notice')).toHaveLength(1);
+    expect(twice.transcript('/root')!.log.toArray().filter((e) => e.kind === 'user' && e.origin.kind === 'notice')).toHaveLength(1);
     twice.stop();
   });
 

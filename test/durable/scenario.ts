@@ -102,7 +102,7 @@ export function scenarioOptions(model: ModelAdapter & Summarizer, store: Session
 }
 
 function hasPersonEntry(runtime: Runtime, path: string): boolean {
-  const dialogue = runtime.dialogue(path);
+  const dialogue = runtime.transcript(path);
   if (!dialogue) return false;
   for (const entry of dialogue.log) if (entry.kind === 'user' && entry.origin.kind === 'person') return true;
   return false;

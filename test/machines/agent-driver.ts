@@ -6,7 +6,7 @@
  */
 import { createActor } from 'xstate';
 import { agentMachine } from '../../machines/agent.machine.js';
-import type { AgentContext, AgentEvent, AgentInput, AgentResult, HookInput, SampleInput, SampleOutput, SummaryInput, TaskHookDecision, TurnReport } from '../../machines/agent.types.js';
+import type { AgentContext, AgentEvent, AgentInput, AgentResult, TaskHookInput, SampleInput, SampleOutput, SummaryActorInput, TaskHookDecision, TurnReport } from '../../machines/agent.types.js';
 import type { Entry } from '../../src/dialogue/entry.js';
 import { replyOutput, type ReplyTemplate } from '../../src/testing/agent-events.js';
 import { agentStateKey } from '../../src/testing/agent-state.js';
@@ -62,8 +62,8 @@ export function driveAgent(input: AgentInput, overrides: Parameters<typeof agent
     entries: (): readonly Entry[] => context().dialogue.log.toArray(),
     /** Inputs of every model request, oldest first. */
     requests: (): SampleInput[] => standIns.invocations.filter((i) => i.src === 'sampleModel').map((i) => i.input as SampleInput),
-    hookInputs: (): HookInput[] => standIns.invocations.filter((i) => i.src === 'runTaskHooks').map((i) => i.input as HookInput),
-    summaryInputs: (): SummaryInput[] => standIns.invocations.filter((i) => i.src === 'generateSummary').map((i) => i.input as SummaryInput),
+    hookInputs: (): TaskHookInput[] => standIns.invocations.filter((i) => i.src === 'runTaskHooks').map((i) => i.input as TaskHookInput),
+    summaryInputs: (): SummaryActorInput[] => standIns.invocations.filter((i) => i.src === 'generateSummary').map((i) => i.input as SummaryActorInput),
     send: (event: AgentEvent) => actor.send(event),
     /** Answers the pending model request with a reply template (call ids as the path tests make them) or an output. */
     reply: (reply: ReplyTemplate | SampleOutput) =>

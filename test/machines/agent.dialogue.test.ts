@@ -54,7 +54,7 @@ describe('seeding', () => {
 
   it('uses the task as the hooks rewrote it, and hands the hooks what they vet', async () => {
     const agent = driveAgent(worker({ taskHooks: true, role: 'finder', snapshot: selectSnapshot(parent(), { turns: 1 }) }));
-    expect(agent.hookInputs()).toEqual([{ path: '/root/w', parentPath: '/root', role: 'finder', task: 'Find the parser.', contextLabel: '1' }]);
+    expect(agent.hookInputs()).toEqual([{ path: '/root/w', parentPath: '/root', role: 'finder', task: 'Find the parser.', context: '1' }]);
     await agent.hooks({ allow: true, task: 'Find the parser, quickly.' });
     expect(agent.context().acceptedTask).toBe('Find the parser, quickly.');
     expect(agent.entries().at(-1)).toMatchObject({ text: 'Find the parser, quickly.', origin: { kind: 'task' } });

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, type AnyActorRef, type InspectionEvent } from 'xstate';
 import { agentMachine, createAgentInput, subagentOf, subagentsOf, type SampleInput, type SampleOutput } from '../../machines/index.js';
 import { sampleInputOf } from '../../machines/agent.machine.js';
-import type { AgentContext, HookInput, TaskHookDecision } from '../../machines/agent.types.js';
+import type { AgentContext, TaskHookInput, TaskHookDecision } from '../../machines/agent.types.js';
 
 /** A tree whose models never answer: every agent stays in its first request. */
 function tree() {
@@ -70,7 +70,7 @@ describe('send_message between agents', () => {
   });
 
   it('addressed by an agent to itself before it runs reaches nobody', () => {
-    const logic = agentMachine.provide({ actors: { runTaskHooks: fromPromise<TaskHookDecision, HookInput>(() => new Promise<never>(() => {})) } });
+    const logic = agentMachine.provide({ actors: { runTaskHooks: fromPromise<TaskHookDecision, TaskHookInput>(() => new Promise<never>(() => {})) } });
     const agent = createActor(logic, { input: createAgentInput({ model: 'm', task: 't', path: '/root/w', taskHooks: true }), systemId: '/root/w' }).start();
     const before = agent.getSnapshot();
     agent.send({ type: 'send_message', from: '/root/w', to: '/root/w', message: 'note to self' });

@@ -78,7 +78,7 @@ function observe(rt: Runtime, model: ReturnType<typeof scriptedModel>) {
     results: rt.results.length,
     modelCalls: model.calls.length,
     summaryCalls: model.summaryCalls.length,
-    rootEntries: rt.dialogue('/root')?.length,
+    rootEntries: rt.transcript('/root')?.length,
     agents: rt.list().map((a) => `${a.path} ${a.state}`),
   });
 }

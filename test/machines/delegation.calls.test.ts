@@ -5,7 +5,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createActor, toPromise, type AnyActorRef } from 'xstate';
 import { configureReports, delegatingAgent, DelegatingAgentError, type AgentContext, type AgentInput, type HarnessTool, type ModelFunction, type SampleInput } from '../../machines/index.js';
-import type { SubagentReportEvent, SummaryInput } from '../../machines/agent.types.js';
+import type { SubagentReportEvent, SummaryActorInput } from '../../machines/agent.types.js';
 import { afterMicrotasks } from '../../src/testing/deferred.js';
 import { thrown } from '../thrown.js';
 import type { ModelResponse } from '../../src/request/reply.js';
@@ -172,7 +172,7 @@ describe('delegatingAgent coordination calls', () => {
   });
 
   it('forks the last N turns, and writes a summary with the harness’s summarizer', async () => {
-    const summaries: SummaryInput[] = [];
+    const summaries: SummaryActorInput[] = [];
     const seenBy = new Map<string, string>();
     const framings = new Map<string, AgentInput['framing']>();
     let rootRequests = 0;

@@ -151,7 +151,7 @@ async function onCreateRuntime(s: Scenario): Promise<Observed> {
       return { answers: seen.answers, ending: ending(result) };
     }
     const outcome = rt.prompt('Coordinate the work');
-    if (s.holdSummary) await until(inspected, () => answeredCalls(rt.dialogue('/root')) >= 2);
+    if (s.holdSummary) await until(inspected, () => answeredCalls(rt.transcript('/root')) >= 2);
     summaries.open();
     const turn = await outcome;
     await rt.whenQuiet();

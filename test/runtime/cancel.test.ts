@@ -46,7 +46,9 @@ describe('cancellation', () => {
     await rt.whenQuiet();
     expect(result).toMatchObject({ status: 'cancelled', text: '' });
     expect(model.calls.filter((c) => c.agentPath === '/root/s')).toHaveLength(0);
-    expect(rt.dialogue('/root/s')).toBeUndefined();
+    // It never ran: its final dialogue holds no background and no answer.
+    expect(rt.list().map((a) => a.path)).toEqual(['/root']);
+    expect(rt.transcript('/root/s')?.log.toArray().some((e) => e.kind === 'assistant' || (e.kind === 'user' && e.text.includes('too late'))) ?? false).toBe(false);
     expect(rt.slotsInUse).toBe(0);
   });
 

@@ -14,7 +14,7 @@ describe('compaction', () => {
     rt.prompt('q2');
     await rt.whenQuiet();
     await rt.compact('/root');
-    const dialogue = rt.dialogue('/root')!;
+    const dialogue = rt.transcript('/root')!;
     expect(dialogue.latestCompaction()?.summary).toBe('the story so far');
     expect(dialogue.effective().length).toBe(1);
     rt.prompt('q3');
@@ -39,7 +39,7 @@ describe('compaction', () => {
       rt.prompt(q);
       await rt.whenQuiet();
     }
-    const log = rt.dialogue('/root')!;
+    const log = rt.transcript('/root')!;
     const compaction = log.latestCompaction();
     expect(compaction?.summary).toBe('compacted history');
     // Anchored at the active turn's opener: q3 and its work stay verbatim.
@@ -63,15 +63,15 @@ describe('compaction', () => {
     await rt.whenQuiet();
     const handle = await rt.spawn('/root', { task_name: 'sum', message: 'plan the migration', context: 'summary' }, { lifetime: 'continuable' });
     await handle.firstReport;
-    const seeded = rt.dialogue('/root/sum')!.effective().toArray();
+    const seeded = rt.transcript('/root/sum')!.effective().toArray();
     expect(seeded[0]?.kind === 'user' && seeded[0].origin.kind).toBe('background');
     await rt.compact('/root/sum');
     rt.send('/root', '/root/sum', 'and the rollback plan?');
     await rt.whenQuiet();
-    const last = rt.dialogue('/root/sum')!.at(-1);
+    const last = rt.transcript('/root/sum')!.at(-1);
     // The follow-up request carried the compaction, then the follow-up: no background entry.
     expect(last?.kind === 'assistant' && last.text).toBe('compaction,message');
-    expect(rt.dialogue('/root/sum')!.latestCompaction()?.summary).toBe('compacted: background and first turn');
+    expect(rt.transcript('/root/sum')!.latestCompaction()?.summary).toBe('compacted: background and first turn');
   });
 
   it('a spawn is never refused or summarized because the parent dialogue is large', async () => {

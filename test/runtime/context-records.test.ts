@@ -150,7 +150,7 @@ describe('a summary subagent', () => {
       expect(seen).not.toContain('question three');
       expect(seen).not.toContain('third answer');
     }
-    expect(texts(rt.dialogue('/root/child')!.log).join('\n')).not.toContain('question three');
+    expect(texts(rt.transcript('/root/child')!.log).join('\n')).not.toContain('question three');
     rt.stop();
   });
 
@@ -163,7 +163,7 @@ describe('a summary subagent', () => {
     const backgroundText = background.kind === 'user' ? background.text : '';
     expect(backgroundText).toMatch(/^BACKGROUND for Write the notes\./);
     // The parent's record of the spawn: the call's result names the subagent and its context.
-    const parentLog = rt.dialogue('/root')!.log.toArray();
+    const parentLog = rt.transcript('/root')!.log.toArray();
     const spawnResult = parentLog.find((e) => e.kind === 'tool_result' && e.callId === 'spawn-1');
     expect(spawnResult?.kind === 'tool_result' && JSON.parse(spawnResult.content)).toMatchObject({ agent_id: '/root/child', context: 'summary' });
     // Nothing of the parent's, in its dialogue or in what its model was sent, holds the background.
@@ -202,11 +202,11 @@ describe('a summary subagent', () => {
       summaryMayAnswer.resolve();
       await (await handle).firstReport;
       const child = {
-        log: rt.dialogue('/root/child')!.log.toArray().map(content),
+        log: rt.transcript('/root/child')!.log.toArray().map(content),
         requests: childSaw.map((r) => r.messages.toArray().map(content)),
         summaryInput: texts(model.summaryCalls[0]!.entries),
       };
-      const parentTurns = texts(rt.dialogue('/root')!.log).filter((t) => t.startsWith('question'));
+      const parentTurns = texts(rt.transcript('/root')!.log).filter((t) => t.startsWith('question'));
       rt.stop();
       return { child, parentTurns };
     }

@@ -61,7 +61,7 @@ describe('context values', () => {
 
   it('all copies the effective dialogue and the realized active turn, without the triggering call', async () => {
     const { messages, rt } = await run('all');
-    const parentLog = rt.dialogue('/root')!.log.toArray();
+    const parentLog = rt.transcript('/root')!.log.toArray();
     // Two finished turns (4 entries) and the third turn's opener; the Agent call is excluded.
     expect(messages.slice(0, 5)).toEqual(parentLog.slice(0, 5));
     expect(messages.slice(0, 5).every((e, i) => e === parentLog[i])).toBe(true);
@@ -108,7 +108,7 @@ describe('context values', () => {
   it('a bad context value is a tool error naming the accepted values, and holds nothing', async () => {
     const { rt, seen } = await session('3 turns');
     expect(seen).toHaveLength(0);
-    const log = rt.dialogue('/root')!.log.toArray();
+    const log = rt.transcript('/root')!.log.toArray();
     const error = log.find((e) => e.kind === 'tool_result');
     expect(error?.kind === 'tool_result' && error.isError).toBe(true);
     expect(error?.kind === 'tool_result' && error.content).toMatch(/context/);
@@ -129,7 +129,7 @@ describe('context values', () => {
     await s.rt.whenQuiet();
     s.rt.send('/root', '/root/late', 'and now?');
     await s.rt.whenQuiet();
-    const child = s.rt.dialogue('/root/late')!.log.toArray();
+    const child = s.rt.transcript('/root/late')!.log.toArray();
     expect(child.some((e) => e.kind === 'user' && e.text === 'question three')).toBe(false);
     expect(child.some((e) => e.kind === 'user' && e.text === 'and now?')).toBe(true);
   });

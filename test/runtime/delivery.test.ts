@@ -21,7 +21,7 @@ describe('delivery and lifetime', () => {
     await waitForState(rt, '/root', 'running.idle');
     clock.advance(10);
     await rt.whenQuiet();
-    const log = rt.dialogue('/root')!.log.toArray();
+    const log = rt.transcript('/root')!.log.toArray();
     const receipt = log[2];
     expect(receipt?.kind === 'tool_result' && JSON.parse(receipt.content)).toMatchObject({ agent_id: '/root/bg', status: 'started' });
     // The notice woke the root for a second turn.

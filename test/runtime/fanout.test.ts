@@ -21,7 +21,7 @@ describe('fan-out in one reply', () => {
     const turn = new Promise<void>((resolve) => rt.on('turn', (r) => r.path === '/root' && resolve()));
     rt.prompt('go');
     await turn;
-    const results = rt.dialogue('/root')!.log.toArray().flatMap((e) => (e.kind === 'tool_result' ? [e] : []));
+    const results = rt.transcript('/root')!.log.toArray().flatMap((e) => (e.kind === 'tool_result' ? [e] : []));
     expect(results).toHaveLength(n);
     for (const r of results) expect(r.content).toContain(`did ${r.callId.slice(1)}`);
     expect(new Set(rt.results.map((r) => r.path)).size).toBe(n);

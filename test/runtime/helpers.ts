@@ -20,10 +20,10 @@ export function waitForState(rt: Runtime, path: string, state: string): Promise<
 
 /** The kinds of an agent's raw log, in order. */
 export function kinds(rt: Runtime, path: string): string[] {
-  return rt.dialogue(path)?.log.toArray().map((e) => e.kind) ?? [];
+  return rt.transcript(path)?.log.toArray().map((e) => e.kind) ?? [];
 }
 
 /** The text of every user entry of an agent's log. */
 export function userTexts(rt: Runtime, path: string): string[] {
-  return (rt.dialogue(path)?.log.toArray() ?? []).flatMap((e) => (e.kind === 'user' ? [e.text] : []));
+  return (rt.transcript(path)?.log.toArray() ?? []).flatMap((e) => (e.kind === 'user' ? [e.text] : []));
 }

@@ -135,7 +135,6 @@ describe('runtime.transcript', () => {
     await (await rt.spawn('/root', { task_name: 'a', message: 'task a' })).result;
     const b = await rt.spawn('/root', { task_name: 'b', message: 'task b' });
     await clock.whenPending(1);
-    expect(rt.dialogue('/root/a')).toBeUndefined();
     expect(rt.transcript('/root/a')!.log.toArray().map((e) => e.kind)).toEqual(['user', 'assistant']);
     expect(rt.transcript('/root/b')!.log.toArray().map((e) => e.kind)).toEqual(['user']);
     clock.advance(5);
@@ -144,5 +143,11 @@ describe('runtime.transcript', () => {
     expect(rt.release('/root/a')).toBe(true);
     expect(rt.transcript('/root/a')).toBeUndefined();
     expect(rt.transcript('/root/never')).toBeUndefined();
+  });
+
+  it('is the one way to read a dialogue: the runtime has no dialogue() beside it (#23)', () => {
+    const rt = createRuntime({ model: scriptedModel({}) });
+    expect('dialogue' in rt).toBe(false);
+    expect(rt.transcript('/root')?.length).toBe(0);
   });
 });

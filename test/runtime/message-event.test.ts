@@ -36,7 +36,7 @@ describe('send_message as an event between actors', () => {
     expect(relayed).toEqual([
       { source: '/root/a', target: '/root/b', event: { type: 'send_message', from: '/root/a', to: '/root/b', message: 'hi sibling' } },
     ]);
-    const entry = rt.dialogue('/root/b')!.log.toArray().find((e) => e.kind === 'user' && e.text === 'hi sibling');
+    const entry = rt.transcript('/root/b')!.log.toArray().find((e) => e.kind === 'user' && e.text === 'hi sibling');
     expect(entry?.kind === 'user' && entry.origin).toEqual({ kind: 'message', from: '/root/a' });
     expect(model.calls.filter((c) => c.agentPath === '/root/b')).toHaveLength(2);
     rt.stop();

@@ -16,7 +16,7 @@ describe('send_message routing', () => {
     await (await rt.spawn('/root', { task_name: 'b', message: 'wait' })).firstReport;
     await (await rt.spawn('/root', { task_name: 'a', message: 'greet b' })).firstReport;
     await rt.whenQuiet();
-    const bEntry = rt.dialogue('/root/b')!.log.toArray().find((e) => e.kind === 'user' && e.text === 'hi sibling');
+    const bEntry = rt.transcript('/root/b')!.log.toArray().find((e) => e.kind === 'user' && e.text === 'hi sibling');
     expect(bEntry?.kind === 'user' && bEntry.origin).toEqual({ kind: 'message', from: '/root/a' });
     expect(userTexts(rt, '/root')).toContain('hi parent');
   });
@@ -35,7 +35,7 @@ describe('send_message routing', () => {
     const first = await handle.firstReport;
     await rt.whenQuiet();
     expect(model.calls.filter((c) => c.agentPath === '/root/w')).toHaveLength(2);
-    const log = rt.dialogue('/root/w')!.log.toArray();
+    const log = rt.transcript('/root/w')!.log.toArray();
     expect(log.map((e) => e.kind)).toEqual(['user', 'assistant', 'user', 'assistant']);
     expect(log[2]?.kind === 'user' && log[2].text).toBe('one more thing');
     expect(first.kind === 'turn' && first.turn).toBe(0);
@@ -54,7 +54,7 @@ describe('send_message routing', () => {
     rt.send('/root', '/root/w', 'extra context');
     clock.advance(10);
     const result = await handle.result;
-    const log = rt.dialogue('/root')!; // the root is untouched
+    const log = rt.transcript('/root')!; // the root is untouched
     expect(log.length).toBe(0);
     const second = model.calls[1]!.request.messages.toArray();
     expect(second.map((e) => e.kind)).toEqual(['user', 'assistant', 'tool_result', 'user']);

@@ -168,7 +168,8 @@ describe('session ids', () => {
   it('every agent has its own; the runtime id is the tree id every result carries', async () => {
     const { rt } = await run({ sessionId: 'tree-1' });
     const sub = await rt.result('/root/research');
-    expect(rt.treeId).toBe('tree-1');
+    expect(rt.sessionId).toBe('tree-1');
+    expect('treeId' in rt).toBe(false); // one name for the tree's id on the handle (#23)
     expect(sub.treeId).toBe('tree-1');
     expect(sub.sessionId).not.toBe('tree-1');
     const rootId = rt.sessionIdOf('/root');

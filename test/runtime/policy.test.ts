@@ -144,7 +144,7 @@ describe('capability confirmation', () => {
     const rt = createRuntime({ model, modelId: 'small', capabilities: catalog, confirm: async () => ({ approved: false }) });
     rt.prompt('go');
     await rt.whenQuiet();
-    const last = rt.dialogue('/root')!.at(3);
+    const last = rt.transcript('/root')!.at(3);
     expect(last?.kind === 'assistant' && last.text).toMatch(/^Error \(confirmation_denied\): the host did not allow starting \/root\/big \(model "large" has cost tier 3, above the granted maximum 1\)$/);
   });
 });

@@ -100,7 +100,7 @@ describe('await runtime.prompt', () => {
     expect(rt.stateOf('/root')).toBe('running.idle');
     expect(rt.slotsInUse).toBe(0);
     // The interrupted Agent call has an error result, so the next request is a valid transcript.
-    const log = rt.dialogue('/root')!.log.toArray();
+    const log = rt.transcript('/root')!.log.toArray();
     expect(log.at(-1)).toMatchObject({ kind: 'tool_result', isError: true });
     await expect(rt.prompt('next')).resolves.toMatchObject({ status: 'completed', text: 'second turn' });
   });
@@ -141,7 +141,7 @@ describe('await runtime.prompt', () => {
     );
     expect(codes).toEqual(['invalid_arguments', 'invalid_arguments', 'unknown_agent', 'invalid_arguments', 'invalid_arguments', 'aborted']);
     expect(model.calls).toHaveLength(0);
-    expect(rt.dialogue('/root')!.length).toBe(0);
+    expect(rt.transcript('/root')!.length).toBe(0);
     await expect(rt.prompt('ok')).resolves.toMatchObject({ text: 'fine' });
   });
 });

@@ -24,7 +24,7 @@ describe('robustness', () => {
     expect(rt.stateOf('/root')).toBe('running.idle');
     rt.prompt('are you there?');
     await rt.whenQuiet();
-    const last = rt.dialogue('/root')!.at(-1);
+    const last = rt.transcript('/root')!.at(-1);
     expect(last?.kind === 'assistant' && last.text).toBe('still here');
   });
 
@@ -72,7 +72,7 @@ describe('robustness', () => {
     await rt.whenQuiet();
     gate.resolve({ text: 'summary of q1 only', usage: ZERO_USAGE });
     await compaction;
-    const dialogue = rt.dialogue('/root')!;
+    const dialogue = rt.transcript('/root')!;
     expect(dialogue.latestCompaction()).toBeUndefined();
     expect(dialogue.effective().toArray().map((e) => (e.kind === 'user' || e.kind === 'assistant' ? e.text : e.kind))).toEqual(['q1', 'a1', 'q2', 'a2']);
   });
@@ -90,7 +90,7 @@ describe('robustness', () => {
     const before = rt.usage();
     gate.resolve({ text: 'summary of q1 only', usage: { inputTokens: 700, outputTokens: 40, cacheReadTokens: 0, cacheWriteTokens: 0 } });
     await compaction;
-    expect(rt.dialogue('/root')!.latestCompaction()).toBeUndefined();
+    expect(rt.transcript('/root')!.latestCompaction()).toBeUndefined();
     expect(rt.usage()).toMatchObject({ inputTokens: before.inputTokens + 700, outputTokens: before.outputTokens + 40, requests: before.requests + 1 });
   });
 });

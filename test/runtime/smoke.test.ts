@@ -17,7 +17,7 @@ describe('runtime smoke', () => {
     rt.prompt('what is the answer?');
     await rt.whenQuiet();
     expect(rt.results.map((r) => [r.path, r.status, r.text])).toEqual([['/root/research', 'completed', '42']]);
-    const root = rt.dialogue('/root');
+    const root = rt.transcript('/root');
     const kinds = root?.log.toArray().map((e) => e.kind);
     expect(kinds).toEqual(['user', 'assistant', 'tool_result', 'assistant']);
     const toolResult = root?.at(2);

@@ -105,7 +105,7 @@ describe('tool dispatch', () => {
     await waitForState(rt, '/root', 'running.working');
     await rt.compact('/root');
     await rt.whenQuiet();
-    const last = rt.dialogue('/root')!.at(-1);
+    const last = rt.transcript('/root')!.at(-1);
     expect(last?.kind === 'assistant' && last.text).toBe('compaction,user,assistant,tool_result');
   });
 

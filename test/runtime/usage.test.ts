@@ -99,7 +99,7 @@ describe('usage roll-up', () => {
       rt.prompt(q);
       await rt.whenQuiet();
     }
-    expect(rt.dialogue('/root')!.latestCompaction()).toBeDefined();
+    expect(rt.transcript('/root')!.latestCompaction()).toBeDefined();
     const compactions = model.summaryCalls.length;
     expect(compactions).toBeGreaterThan(0);
     expect(rt.usage()).toMatchObject({ inputTokens: 30 + 50 * compactions, requests: 3 + compactions });

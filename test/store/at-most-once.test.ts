@@ -57,7 +57,7 @@ describe('a non-idempotent tool call across a crash', () => {
     await runtime.whenQuiet();
     expect(effectsOnResume).toEqual([]);
     expect(effectsIn(effects)).toEqual(['charged 5']);
-    const results = runtime.dialogue('/root')!.log.toArray().filter((e) => e.kind === 'tool_result');
+    const results = runtime.transcript('/root')!.log.toArray().filter((e) => e.kind === 'tool_result');
     expect(results).toHaveLength(1);
     expect(results[0]).toMatchObject({ callId: 'charge_0', isError: true, content: expect.stringContaining('interrupted') });
     expect(runtime.stateOf('/root')).toBe('running.idle');

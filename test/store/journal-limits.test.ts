@@ -131,7 +131,7 @@ describe('JSON Lines: the journal size limit', () => {
     // It was cut mid-turn: the resumed root asks again and finishes that turn.
     await resumed.whenQuiet();
     expect(resumed.stateOf('/root')).toBe('running.idle');
-    expect(resumed.dialogue('/root')!.length).toBeGreaterThan(4);
+    expect(resumed.transcript('/root')!.length).toBeGreaterThan(4);
     resumed.stop();
     await reopened.close();
   });
