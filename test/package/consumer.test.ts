@@ -59,7 +59,7 @@ beforeAll(async () => {
   // Build and pack from a staging copy, so the repository's own dist/ is left alone.
   const stage = join(work, 'stage');
   mkdirSync(stage);
-  for (const file of ['package.json', 'README.md', 'LICENSE']) cpSync(join(repo, file), join(stage, file));
+  for (const file of ['package.json', 'README.md', 'LICENSE', 'docs', 'examples']) cpSync(join(repo, file), join(stage, file), { recursive: true });
   await run(process.execPath, [tsc, '-p', join(repo, 'tsconfig.build.json'), '--outDir', join(stage, 'dist')], { cwd: repo });
   const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', work], { cwd: stage, maxBuffer: 1 << 24 });
   const [packed] = JSON.parse(stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
