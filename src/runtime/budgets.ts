@@ -134,7 +134,7 @@ export class RuntimeBudgets {
    */
   beforeRequest(path: string, request: Pick<ModelRequest, 'system' | 'model' | 'effort' | 'output'> & { readonly messages: Iterable<Entry> }): RequestHold | BudgetError | undefined {
     if (!this.ledger.capped(path)) return undefined;
-    const inputTokens = estimateTokens(requestBytesOf(request, request.messages));
+    const inputTokens = estimateTokens(inputSizeOf(request));
     return this.ledger.beginRequest(path, { inputTokens, outputTokens: this.maxOutputTokens });
   }
 
@@ -147,4 +147,26 @@ export class RuntimeBudgets {
   remaining(path: string): BudgetRemaining | undefined {
     return this.ledger.remaining(path);
   }
+}
+
+/** Each frozen entry's JSON length, measured once however many requests carry it. */
+const entrySizes = new WeakMap<Entry, number>();
+
+/**
+ * A request's input size for the budget estimate: its head and model frame as the wire
+ * serializes them (measured once per head), plus each message's JSON length. Cheaper than
+ * serializing every request canonically, and never smaller than the canonical messages of
+ * ASCII text (the JSON of an entry carries its ids and kinds too).
+ */
+function inputSizeOf(request: Pick<ModelRequest, 'system' | 'model' | 'effort' | 'output'> & { readonly messages: Iterable<Entry> }): number {
+  let size = requestBytesOf(request, []);
+  for (const entry of request.messages) {
+    let n = entrySizes.get(entry);
+    if (n === undefined) {
+      n = JSON.stringify(entry).length;
+      if (Object.isFrozen(entry)) entrySizes.set(entry, n);
+    }
+    size += n;
+  }
+  return size;
 }

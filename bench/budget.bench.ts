@@ -1,0 +1,60 @@
+/**
+ * Budget overhead: one session of 1,000 subagents (the root's one reply delegates to all of
+ * them at once, each answers, the root finishes, the session stops) with budgets everywhere —
+ * a session cap on tokens, steps and spawns, and each subagent's own token and step cap carved
+ * from it by its `Agent` call — against the same session without any budget, in this run.
+ *
+ * Every model request of a capped agent is estimated and held before it is sent, and every
+ * spawn carves and returns; the figure is the median, over interleaved pairs, of each pair's
+ * ratio of process CPU time (as otel.bench.ts measures, for the same reason: wall time on a
+ * shared machine mostly measures waiting for a core).
+ */
+import { scriptedModel } from '../src/model/scripted.js';
+import { DEFAULT_MAX_SETTLED } from '../src/runtime/retention.js';
+import { createRuntime } from '../src/runtime/runtime.js';
+import { median } from './measure.js';
+import type { BenchFigures } from './run.js';
+
+const AGENTS = 1_000;
+const usage = { inputTokens: 100, outputTokens: 10, cacheReadTokens: 0, cacheWriteTokens: 0 };
+
+/** CPU ms of one session, with or without budgets. */
+async function sessionCpuMs(n: number, budgets: boolean): Promise<number> {
+  const calls = Array.from({ length: n }, (_, i) => ({ name: 'Agent', arguments: { task_name: `w${i}`, message: 'work', ...(budgets ? { budget: { tokens: 10_000, steps: 4 } } : {}) } }));
+  const model = scriptedModel({ '/root': { 0: [{ toolCalls: calls, usage }, { text: 'done', usage }] }, '**': { 0: [{ text: 'ok', usage }] } });
+  const cpu0 = process.cpuUsage();
+  const rt = createRuntime({
+    model,
+    limits: { maxChildren: n, maxTotal: n, maxDepth: 2 },
+    ...(budgets ? { budget: { tokens: 100_000_000, steps: 10 * n, spawns: 2 * n }, maxOutputTokens: 1_000 } : {}),
+  });
+  const outcome = await rt.prompt('go');
+  if (outcome.status !== 'completed') throw new Error(`the session ended ${outcome.status} (${outcome.stopReason})`);
+  if (budgets) {
+    const left = rt.budgetOf('/root');
+    // The root's 2 requests and each subagent's 1, all charged; every carve returned.
+    const spent = (2 + n) * 110;
+    if (left?.tokens !== 100_000_000 - spent || left.spawns !== n) throw new Error(`unexpected budget left: ${JSON.stringify(left)}`);
+  }
+  rt.stop();
+  const cpu = process.cpuUsage(cpu0);
+  const kept = Math.min(n + 1, DEFAULT_MAX_SETTLED);
+  if (rt.results.length !== kept) throw new Error(`expected ${kept} results kept, got ${rt.results.length}`);
+  return (cpu.user + cpu.system) / 1000;
+}
+
+export default async function run(): Promise<BenchFigures> {
+  for (let r = 0; r < 3; r++) {
+    await sessionCpuMs(AGENTS, true);
+    await sessionCpuMs(AGENTS, false);
+  }
+  const ratios: number[] = [];
+  for (let r = 0; r < 25; r++) {
+    const budgetsFirst = r % 2 === 0;
+    const first = await sessionCpuMs(AGENTS, budgetsFirst);
+    const second = await sessionCpuMs(AGENTS, !budgetsFirst);
+    const [withBudgets, without] = budgetsFirst ? [first, second] : [second, first];
+    ratios.push(withBudgets / without);
+  }
+  return [['budget.overhead.ratio', median(ratios)]];
+}
