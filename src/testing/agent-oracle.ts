@@ -31,6 +31,8 @@ export interface AgentOracleHost {
   turns(): readonly TurnReport[];
   /** How many of its results reached its parent (as the `Agent` call's answer or an inbox notice); omit for the root. */
   resultsAtParent?(): number;
+  /** Whether its parent still holds it as a live subagent (its id not yet free); omit for the root. */
+  heldByParent?(): boolean;
 }
 
 /** The actor source each kind of work runs as (`meta.works`). */
@@ -111,6 +113,7 @@ class OracleState {
     const requests = seen.invocations.filter((i) => i.src === WORK_SOURCES.model);
     this.checkWork(meta, seen, fail);
     this.checkEvent(seen, requests, fail);
+    this.checkLiveness(meta, seen, requests, fail);
     this.checkAnswered(seen, requests, fail);
 
     // A close that waits for the turn makes a completed turn the last: the agent settles, it reports no turn.
@@ -203,6 +206,32 @@ class OracleState {
     }
   }
 
+  /**
+   * Promises a finite path can check that something eventually happens, at the states where
+   * nothing else would make it happen: an agent waiting for input has taken every item sent
+   * to it into its dialogue (queued items are answered, or the agent ends); no request of a
+   * turn goes past the step cap, whatever the lifetime; a settled subagent has left its
+   * parent (its id is free again).
+   */
+  private checkLiveness(meta: AgentStateMeta, seen: AgentStepSeen, requests: AgentStepSeen['invocations'], fail: Fail): void {
+    if (meta.waitsForInput === true) {
+      const dialogue = (seen.snapshot.context as { dialogue?: SampleInput['dialogue'] } | undefined)?.dialogue;
+      for (const item of this.inboxSent) {
+        const sent = this.count(item);
+        const taken = dialogue ? countIn(dialogue, item) : 0;
+        if (taken < sent) fail('queued inbox item', `"${item.text}" answered, or the agent ends`, `${sent - taken} of ${sent} still queued while it waits for input`);
+      }
+    }
+    const cap = this.input.maxSteps;
+    if (cap !== undefined) {
+      for (const request of requests.slice(this.requestsBefore)) {
+        const step = (request.input as SampleInput).step;
+        if (step >= cap) fail('step cap', `at most ${cap} request(s) per turn`, `request ${step + 1} of turn ${(request.input as SampleInput).turn}`);
+      }
+    }
+    if (meta.settles === true && this.host.heldByParent?.() === true) fail('settled subagent leaves its parent', 'released by its parent', 'still held by its parent');
+  }
+
   /** The inbox item an event brings this agent: an `inbox` item, a `send_message` addressed to it, or a subagent's notice. */
   private itemOf(event: AgentStepSeen['step']['event']): InboxItem | undefined {
     if (event.type === 'inbox') return event.item;
@@ -227,9 +256,14 @@ function sameItem(a: Pick<InboxItem, 'text' | 'origin'>, b: InboxItem): boolean 
 
 /** How many user entries of the request's dialogue carry `item` (its text, by its kind of sender). */
 function countItems(input: SampleInput, item: InboxItem): number {
+  return countIn(input.dialogue, item);
+}
+
+/** How many user entries of `dialogue` carry `item`. */
+function countIn(dialogue: SampleInput['dialogue'], item: InboxItem): number {
   let n = 0;
-  for (let i = 0; i < input.dialogue.length; i++) {
-    const entry = input.dialogue.at(i);
+  for (let i = 0; i < dialogue.length; i++) {
+    const entry = dialogue.at(i);
     if (entry?.kind === 'user' && sameItem(entry, item)) n++;
   }
   return n;

@@ -30,7 +30,7 @@ function plantedMachine(patch: (config: Config) => Config): typeof agentMachine 
   return createMachine(config as never, agentMachine.implementations as never) as unknown as typeof agentMachine;
 }
 
-const defects: ReadonlyArray<{ name: string; machine: typeof agentMachine; caughtAt: RegExp }> = [
+const defects: ReadonlyArray<{ name: string; machine: typeof agentMachine; caughtAt: RegExp; scenarios?: readonly string[] }> = [
   {
     name: '`close` while idle goes to `cancelled`',
     machine: plantedMachine((c) => patchState(c, ['running', 'idle'], (idle) => ({ ...idle, on: { ...idle.on, close: { target: '#agent.cancelled' } } }))),
@@ -50,6 +50,32 @@ const defects: ReadonlyArray<{ name: string; machine: typeof agentMachine; caugh
       },
     }),
     caughtAt: /inbox answered/,
+  },
+  // The oracle's liveness promises (#30.10): each of these survived every path until they were made.
+  {
+    name: 'a settled subagent stays in its parent',
+    machine: plantedMachine((c) => patchState(c, ['settled'], (settled) => ({ ...settled, entry: (settled['entry'] as unknown[]).filter((a) => a !== 'leaveParent') }))),
+    caughtAt: /settled subagent leaves its parent/,
+    scenarios: ['subagent, no hooks, none, one-shot'],
+  },
+  {
+    name: 'the last allowed request counts as under the cap',
+    machine: agentMachine.provide({
+      guards: { replyUsesLastStep: ({ context }: { context: AgentContext }) => context.input.maxSteps !== undefined && context.step >= context.input.maxSteps },
+    }),
+    caughtAt: /step cap/,
+    scenarios: ['root, maxSteps 2'],
+  },
+  {
+    name: 'a late inbox item is left queued when the turn ends',
+    machine: plantedMachine((c) =>
+      patchState(c, ['running', 'working', 'sampling'], (sampling) => {
+        const invoke = sampling['invoke'] as { onDone: { guard?: unknown }[] };
+        return { ...sampling, invoke: { ...invoke, onDone: invoke.onDone.filter((t) => t.guard !== 'turnContinues' && (t.guard as { type?: string } | undefined)?.type !== 'turnContinues') } };
+      }),
+    ),
+    caughtAt: /queued inbox item/,
+    scenarios: ['root'],
   },
 ];
 
@@ -72,10 +98,11 @@ async function firstCaught(paths: readonly AgentPath[], machine: typeof agentMac
 describe('planted defects', () => {
   for (const defect of defects) {
     describe(defect.name, () => {
-      const paths = agentPaths({ scenarios, machine: defect.machine });
+      const chosen = defect.scenarios ? agentScenarios().filter((s) => defect.scenarios!.includes(s.name)) : scenarios;
+      const paths = agentPaths({ scenarios: chosen, machine: defect.machine });
 
       // One test per scenario keeps each test short on a loaded machine.
-      it.each(scenarios.map((s) => s.name))('passes the self-checking path runs of %s (their expectations come from the same machine)', async (scenario) => {
+      it.each(chosen.map((s) => s.name))('passes the self-checking path runs of %s (their expectations come from the same machine)', async (scenario) => {
         for (const path of paths.filter((p) => p.scenario === scenario)) await runAgentPath(path, { machine: defect.machine, lateResults: false });
       });
 

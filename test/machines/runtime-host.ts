@@ -8,6 +8,7 @@
 import { createActor, fromCallback, type AnyActorRef } from 'xstate';
 import { agentMachine } from '../../machines/agent.machine.js';
 import { listFor } from '../../machines/coordination.js';
+import { holdSubagent, subagentOf } from '../../machines/subagents.js';
 import type { AgentEvent, AgentInput, AgentResult, TurnReport } from '../../machines/agent.types.js';
 import { RuntimeCore } from '../../src/runtime/core.js';
 import { agentCoreBuilders } from '../../src/runtime/agent-logic.js';
@@ -103,6 +104,10 @@ export function runtimeHost(input: AgentInput): { provide: AgentImplementations;
       : {
           resultsAtParent: () =>
             current.atParent.filter((e) => e.type === 'subagent.report' && e.report.kind === 'result' && e.report.result.path === input.path).length,
+          heldByParent: () => {
+            const parent = core.registry.get(input.parentPath ?? '')?.actor;
+            return parent !== undefined && subagentOf(parent, input.path) !== undefined;
+          },
         }),
   };
   const oracle = agentOracle(input, host);
@@ -112,6 +117,9 @@ export function runtimeHost(input: AgentInput): { provide: AgentImplementations;
     observer: {
       created: (actor) => {
         record.actor = actor;
+        // Held by its parent as a spawned subagent is, so the oracle sees whether it leaves.
+        const parent = input.parentPath === null ? undefined : core.registry.get(input.parentPath)?.actor;
+        if (parent) holdSubagent(parent, input.path, actor);
       },
       ...(oracle.step ? { step: oracle.step } : {}),
     },
