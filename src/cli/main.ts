@@ -7,6 +7,7 @@ import { formatResults, palette, wrap, type TextSink } from './format.js';
 import { startLiveViewer, type LiveViewer } from './live-viewer.js';
 import { combineObservers, loadInspector, loadRecorder, type OptionalFeature } from './optional.js';
 import { runDemoSession } from './session.js';
+import { runGovernanceDemo } from './governance-demo.js';
 import { startOtlp, type OtlpTracing } from './otlp.js';
 import { loadLiveModel, parseLiveSpec, type Importer } from './live.js';
 import { createJsonlStore, openJsonlStore, type ModelAdapter, type SessionStore } from '../index.js';
@@ -139,6 +140,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
             `${outcome.modelRequests} model requests${outcome.model ? `, ${outcome.model.summaryCalls.length} summary` : ''}`,
         )}\n`,
       );
+      // The scripted epilogue: a budget stop and an approval (not for a live model or a resume).
+      if (!liveModel && args.resume === undefined) await runGovernanceDemo(out, color);
       await holdPages(viewing, features.find((f) => f.kind === 'inspector'), io);
       return 0;
     } catch (error) {
