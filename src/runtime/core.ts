@@ -298,6 +298,9 @@ export class RuntimeCore {
         last = state;
         if (isBusy(state)) this.busy.add(record.path);
         else this.setNotBusy(record.path);
+        // An idle agent lets its last request go (a continuable subagent may wait for hours):
+        // a spawn from it rebuilds the same request from its dialogue (lastRequestOf).
+        if (state === 'running.idle') record.lastRequest = undefined;
         this.events.emit('change', { path: record.path, state });
       },
       // An actor that crashes (a bug, never a model's doing) still yields its one result.

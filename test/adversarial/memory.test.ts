@@ -13,6 +13,9 @@ import { agentCoreBuilders } from '../../src/runtime/agent-logic.js';
 import { spawnSubagent } from '../../src/runtime/spawn.js';
 import { createRecorder, type TraceRecord } from '../../src/inspect/recorder.js';
 import { ChildIds } from '../../machines/subagent-ids.js';
+import { scriptedModel } from '../../src/model/scripted.js';
+import { lastRequestOf } from '../../src/runtime/requests.js';
+import type { AgentContext } from '../../machines/agent.types.js';
 
 const usage = { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 };
 const quickModel: ModelAdapter = { name: 'quick', sample: () => Promise.resolve({ text: 'ok', toolCalls: [], usage }) };
@@ -94,6 +97,25 @@ describe('defect 6: memory per distinct subagent path', () => {
     expect(actors.filter((a) => a.includes('subagent:'))).toEqual([]);
     const done = records.find((r) => r.kind === 'event' && r.actor === '/root' && r.event?.startsWith('xstate.done.actor.') === true);
     expect(done?.from).toBe('/root/outer');
+  });
+});
+
+describe('what an idle subagent holds (#31 item 5)', () => {
+  it('an idle continuable subagent keeps no last request, and the one rebuilt from its dialogue is the one it sent', async () => {
+    const model = scriptedModel({ '**': { 0: [{ text: 'ok' }] } });
+    const core = new RuntimeCore({ model, retention: { maxSettled: 0 } }, agentCoreBuilders);
+    core.startRoot();
+    const handle = await spawnSubagent(core, '/root', { task_name: 'w', message: 'work', context: 'none' }, { lifetime: 'continuable' });
+    await handle.firstReport;
+    await core.whenQuiet();
+    const record = core.registry.get('/root/w');
+    expect(core.stateOf('/root/w')).toBe('running.idle');
+    expect(record?.lastRequest).toBeUndefined();
+    // A spawn from it measures against the rebuilt request: it must be the request sent.
+    const sent = model.calls.filter((c) => c.agentPath === '/root/w').at(-1)?.request;
+    const rebuilt = lastRequestOf((record?.actor?.getSnapshot() as { context: AgentContext }).context);
+    expect(sent).toBeDefined();
+    expect({ ...rebuilt, messages: [...(rebuilt?.messages ?? [])] }).toEqual({ ...sent, messages: [...(sent?.messages ?? [])] });
   });
 });
 
