@@ -28,6 +28,7 @@ import { coordinationCall } from './coordination.js';
 import { toolStepLogic, type ToolStepScope } from './tool-step.js';
 import { DelegationTracer } from './delegation-trace.js';
 import type { DelegatingTelemetryOptions } from '../src/otel/types.js';
+import type { RuntimeTool } from '../src/policy/runtime-tool.js';
 import { outcomeCode, traceAgentEnd, traceChatEnd, traceChatStart } from './agent-trace.js';
 
 /** One model request: the agent's head and dialogue in, its reply out. Abort when `signal` aborts. */
@@ -42,7 +43,14 @@ export interface HarnessToolContext {
   readonly signal: AbortSignal;
 }
 
-/** A harness tool: its model-facing schema and what one call does. */
+/**
+ * A harness tool in the older, delegatingAgent-only form: a bare JSON Schema as `inputSchema`
+ * and arguments that are not validated.
+ *
+ * @deprecated Define the tool once with `defineRuntimeTool` (main entry), as for `createRuntime`:
+ * the same `RuntimeTool` runs under both hosts, its arguments validated against its schema.
+ * Kept because earlier READMEs showed this form; see CHANGELOG.md.
+ */
 export interface HarnessTool {
   readonly name: string;
   readonly description: string;
@@ -55,8 +63,13 @@ export interface HarnessTool {
 /** The options of {@link delegatingAgent}. */
 export interface DelegatingAgentOptions {
   readonly model: ModelFunction;
-  /** The harness's own tools (default none). Names must not be those of the coordination tools. */
-  readonly tools?: readonly HarnessTool[];
+  /**
+   * The harness's own tools (default none), built with `defineRuntimeTool` as for
+   * `createRuntime`: each call's arguments are validated against the tool's schema first, and
+   * a tool that needs approval is refused (this host has no approver). Names must not be
+   * those of the coordination tools.
+   */
+  readonly tools?: readonly (RuntimeTool | HarnessTool)[];
   /**
    * Writes the background of a `context: "summary"` spawn from the parent's snapshot. Without
    * it, the model is told that `summary` is not available here.
@@ -118,16 +131,18 @@ export function delegatingAgent(options: DelegatingAgentOptions): DelegatingAgen
   if (lifetime !== undefined && lifetime !== 'one-shot' && lifetime !== 'continuable') {
     throw new DelegatingAgentError(`delegatingAgent: defaults.lifetime must be "one-shot" or "continuable" (got ${errorText(lifetime)})`);
   }
-  const tools = new Map<string, HarnessTool>();
+  const tools = new Map<string, RunnableTool>();
   for (const tool of options.tools ?? []) {
-    if (typeof tool !== 'object' || tool === null || typeof tool.name !== 'string' || typeof tool.execute !== 'function') {
-      throw new DelegatingAgentError(`delegatingAgent: each tool needs a name, a description, an inputSchema and an execute function (got ${errorText(tool)})`);
+    const defined = typeof tool === 'object' && tool !== null && 'parse' in tool && typeof tool.parse === 'function' && typeof tool.schema === 'object';
+    const bare = typeof tool === 'object' && tool !== null && 'inputSchema' in tool && typeof tool.inputSchema === 'object' && tool.inputSchema !== null;
+    if (typeof tool !== 'object' || tool === null || typeof tool.name !== 'string' || typeof tool.execute !== 'function' || !(defined || bare)) {
+      throw new DelegatingAgentError(`delegatingAgent: each tool needs a name, a description, a schema and an execute function, as defineRuntimeTool builds it (got ${errorText(tool)})`);
     }
     if (isBuiltinTool(tool.name)) throw new DelegatingAgentError(`delegatingAgent: "${tool.name}" is a coordination tool the machine provides; name your tool differently`);
     if (tools.has(tool.name)) throw new DelegatingAgentError(`delegatingAgent: two tools are named "${tool.name}"`);
-    tools.set(tool.name, tool);
+    tools.set(tool.name, runnable(tool));
   }
-  const schemas: readonly ToolSchema[] = [...BUILTIN_TOOL_SCHEMAS, ...[...tools.values()].map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }))];
+  const schemas: readonly ToolSchema[] = [...BUILTIN_TOOL_SCHEMAS, ...[...tools.values()].map((t) => t.schema)];
   const summarize = options.summarize;
   let tracer: DelegationTracer | undefined;
   try {
@@ -174,6 +189,40 @@ function checkedReply(reply: unknown): ModelResponse {
 
 const refuse = (code: string, message: string): ToolOutcome => ({ content: `Error (${code}): ${message}`, isError: true });
 
+/** A harness's tool as the step runs it, whichever form the harness gave. */
+interface RunnableTool {
+  readonly schema: ToolSchema;
+  run(args: JsonValue, context: HarnessToolContext): Promise<ToolOutcome>;
+}
+
+function runnable(tool: RuntimeTool | HarnessTool): RunnableTool {
+  if ('parse' in tool && typeof tool.parse === 'function') {
+    const defined = tool;
+    return {
+      schema: defined.schema,
+      async run(args, context) {
+        const parsed = await defined.parse(args);
+        if (!parsed.ok) return refuse('invalid_arguments', parsed.error.message);
+        const needs = defined.needsApproval;
+        // As under createRuntime without an approver: a call that needs approval does not run.
+        if (needs === true || (typeof needs === 'function' && (await needs(parsed.args, { path: context.path })))) {
+          return refuse('approval_denied', `${defined.name} needs the host's approval (the tool needs approval) and no approver is configured`);
+        }
+        const output = await defined.execute(parsed.args, { ...context, externalDirectories: [], inheritsExtensions: true });
+        return typeof output === 'string' ? { content: output, isError: false } : { content: output.content, isError: output.isError ?? false };
+      },
+    };
+  }
+  const bare = tool as HarnessTool;
+  return {
+    schema: { name: bare.name, description: bare.description, inputSchema: bare.inputSchema },
+    async run(args, context) {
+      const output = await bare.execute(args, context);
+      return typeof output === 'string' ? { content: output, isError: false } : output;
+    },
+  };
+}
+
 /** Runs one call of a step: a coordination tool here, any other the harness's. */
 /** What a harness chose for its spawns (and its tracer, when it traces). */
 interface SpawnChoices {
@@ -186,7 +235,7 @@ interface SpawnChoices {
  * The machine with tracing: the same actors, each reporting to the tree's span builder, and
  * the machine's host hooks (adopt, settle, turn, call answered) opening and closing spans.
  */
-function traced(logic: typeof agentMachine, tracer: DelegationTracer, options: DelegatingAgentOptions, tools: ReadonlyMap<string, HarnessTool>, choices: SpawnChoices): typeof agentMachine {
+function traced(logic: typeof agentMachine, tracer: DelegationTracer, options: DelegatingAgentOptions, tools: ReadonlyMap<string, RunnableTool>, choices: SpawnChoices): typeof agentMachine {
   const summarize = options.summarize;
   return logic.provide({
     actors: {
@@ -243,7 +292,7 @@ function traced(logic: typeof agentMachine, tracer: DelegationTracer, options: D
   });
 }
 
-async function runCall(input: ToolInput, signal: AbortSignal, step: ToolStepScope, tools: ReadonlyMap<string, HarnessTool>, choices: SpawnChoices): Promise<ToolStepOutcome> {
+async function runCall(input: ToolInput, signal: AbortSignal, step: ToolStepScope, tools: ReadonlyMap<string, RunnableTool>, choices: SpawnChoices): Promise<ToolStepOutcome> {
   // A microtask later, as the runtime's calls start: the agent has taken the reply by then,
   // so a subagent spawned by an earlier call of the step exists for the later ones.
   await Promise.resolve();
@@ -253,8 +302,7 @@ async function runCall(input: ToolInput, signal: AbortSignal, step: ToolStepScop
   if (!isBuiltinTool(call.name)) {
     const tool = tools.get(call.name);
     if (!tool) return refuse('unknown_tool', `there is no tool named "${call.name}"; available tools: ${[...BUILTIN_TOOL_SCHEMAS.map((t) => t.name), ...tools.keys()].join(', ')}`);
-    const output = await tool.execute(call.arguments as JsonValue, { path, callId: call.id, signal });
-    return typeof output === 'string' ? { content: output, isError: false } : output;
+    return tool.run(call.arguments as JsonValue, { path, callId: call.id, signal });
   }
   const parsed = parseToolArguments(call.name, call.arguments);
   if (!parsed.ok) return refuse('invalid_arguments', parsed.error.message);

@@ -55,7 +55,7 @@ describe("the README's embedding example", () => {
     // harness functions it calls come from the test.
     const source = [
       'const { callMyModel, readProjectFile } = (globalThis as unknown as { readmeHarness: Record<string, never> }).readmeHarness;',
-      block!.replaceAll("'subagent-actors/machine'", `'${join(root, 'machines/index.js')}'`),
+      block!.replaceAll("'subagent-actors/machine'", `'${join(root, 'machines/index.js')}'`).replaceAll("'subagent-actors'", `'${join(root, 'src/index.js')}'`),
       'export { root, result };',
     ].join('\n');
     const file = join(root, 'test', `.readme-embedding-${process.pid}.generated.ts`);

@@ -1,15 +1,14 @@
 /**
  * `createRuntime`: a session's agent tree, with the root agent idle and waiting.
  */
-import { defineHostTool, type HostToolDefinition } from '../request/host-tool.js';
-import type { ToolArgsOf, ToolInputSchema } from '../request/tool-input.js';
-import type { PermissionMatcher } from '../policy/permission-pattern.js';
 import { RuntimeCore } from './core.js';
 import { agentCoreBuilders } from './agent-logic.js';
 import { ROOT_PATH } from './paths.js';
 import { spawnSubagent } from './spawn.js';
 import { callToolForHost } from './tool-events.js';
-import type { NeedsApproval, Runtime, RuntimeOptions, RuntimeTool, SpawnPolicyDecision, ToolExecutionContext, ToolOutput } from './types.js';
+import type { Runtime, RuntimeOptions, SpawnPolicyDecision } from './types.js';
+
+export { defineRuntimeTool } from '../policy/runtime-tool.js';
 
 /**
  * Creates a runtime and starts its root agent, idle in `running`. Send it work with
@@ -70,50 +69,4 @@ export function runtimeOf(core: RuntimeCore): Runtime {
 function hostSpawnOptions(opts: SpawnPolicyDecision & { readonly signal?: AbortSignal }): SpawnPolicyDecision {
   const { signal: _signal, ...decision } = opts;
   return decision;
-}
-
-/**
- * Defines a host tool the runtime can execute: a schema for its arguments (any Standard Schema,
- * such as zod 3 or 4, valibot or arktype, or a plain JSON Schema object), the capabilities it
- * exercises (for confirmation), optionally what permission patterns match (`permission`), and
- * `execute`, which gets the schema's validated output.
- *
- * @example
- * ```ts
- * const bash = defineRuntimeTool({
- *   name: 'bash',
- *   description: 'Runs a shell command.',
- *   schema: z.object({ command: z.string() }),
- *   capabilities: ['shell'],
- *   permission: { kind: 'command', subject: (args) => args.command }, // enforces Bash(git diff *)
- *   execute: async ({ command }) => run(command),
- * });
- * ```
- */
-export function defineRuntimeTool<S extends ToolInputSchema>(
-  def: HostToolDefinition<S> & {
-    /** What permission patterns for this tool match: the command, or the path(s). */
-    readonly permission?: PermissionMatcher<ToolArgsOf<S>>;
-    /**
-     * Whether a call needs the host's approval first (`RuntimeOptions.approve`): always
-     * (`true`) or by a predicate over the validated arguments.
-     */
-    readonly needsApproval?: NeedsApproval<ToolArgsOf<S>>;
-    readonly execute: (args: ToolArgsOf<S>, context: ToolExecutionContext) => ToolOutput | Promise<ToolOutput>;
-  },
-): RuntimeTool<ToolArgsOf<S>> {
-  const tool = defineHostTool({
-    name: def.name,
-    description: def.description,
-    schema: def.schema,
-    ...(def.jsonSchema ? { jsonSchema: def.jsonSchema } : {}),
-    ...(def.capabilities ? { capabilities: def.capabilities } : {}),
-    ...(def.hints ? { hints: def.hints } : {}),
-  });
-  return Object.freeze({
-    ...tool,
-    execute: def.execute,
-    ...(def.permission ? { permission: Object.freeze({ ...def.permission }) } : {}),
-    ...(def.needsApproval !== undefined ? { needsApproval: def.needsApproval } : {}),
-  });
 }
