@@ -210,7 +210,7 @@ export function createAgentLogic(core: RuntimeCore) {
     },
     actions: {
       // The call's result as written: the actor's snapshot still shows the dialogue before it.
-      noteCallAnswered: ({ context }, answer) => answeredCall(core, context.input.path, answer),
+      noteCallAnswered: ({ context }, answer) => answeredCall(core.answeredLater, context.input.path, answer),
       publishInDirectory: ({ context }) => core.published(context.input.path),
       adoptSubagent: ({ self }, { path }) => core.adopt(path, subagentOf(self, path)),
       releaseAndReport: (_, params) => core.finished(params.result, params.dialogue),

@@ -13,7 +13,7 @@ export async function askApproval(core: RuntimeCore, ask: Pick<ApprovalRequest, 
   const record = core.registry.get(ask.path);
   let turn = 0;
   try {
-    turn = core.contextOf(ask.path).turnsCompleted;
+    turn = core.directory.contextOf(ask.path).turnsCompleted;
   } catch {
     // A host-run root has no machine context: its turn is not counted here.
   }

@@ -13,7 +13,7 @@ export function runtimeCoordinationPort(core: RuntimeCore): CoordinationPort {
   const entryOf = (record: AgentRecord): DirectoryEntry => ({
     path: record.path,
     role: record.role,
-    state: core.stateOf(record.path) ?? 'reserved',
+    state: core.directory.stateOf(record.path) ?? 'reserved',
     context: record.contextLabel,
     lastTask: record.task,
     addressable: record.phase === 'published' && record.actor !== undefined,

@@ -32,10 +32,11 @@ import { NarrowingWarnings } from './narrowing.js';
 import type { Usage } from '../model/adapter.js';
 import { DEFAULT_MAX_STEPS, TurnWaiters } from './turns.js';
 import type { Attachment } from '../dialogue/entry.js';
-import type { AgentInfo, AgentResult, CancelReport, CancelledAgent, FirstReportValue, PromptOptions, RuntimeOptions, TurnOutcome } from './types.js';
+import type { AgentResult, CancelReport, CancelledAgent, FirstReportValue, PromptOptions, RuntimeOptions, TurnOutcome } from './types.js';
 import { errorText } from '../dialogue/error-text.js';
 import { configure, rootModelOf, type RuntimeConfig } from './config.js';
 import { HostEvents } from './host-events.js';
+import { Directory, inTurn, isBusy, stateMetaOf } from './directory.js';
 import type { EventsOptions, RuntimeStreamEvent } from './stream-events.js';
 import type { TraceBuilder } from '../otel/trace-builder.js';
 import type { SpanRef } from '../otel/types.js';
@@ -59,10 +60,12 @@ export interface RuntimeFootprint {
   readonly childActorIds: number;
 }
 
-/** Whether an agent in `state` is doing work (not idle, not finished). */
-function isBusy(state: string): boolean {
-  return state !== 'running.idle' && state !== 'settled' && state !== 'cancelled';
-}
+
+/**
+ * `Agent` calls a subagent answers, by `path\ncallId`: each finishes when its parent's machine
+ * writes the answer (or as cancelled when its step is stopped first). One per runtime.
+ */
+export type AnsweredLater = Map<string, (content: string, isError: boolean) => void>;
 
 /** Internal state of one runtime. Not public: hosts use the {@link Runtime} facade. */
 export class RuntimeCore {
@@ -71,6 +74,8 @@ export class RuntimeCore {
   /** The host's listeners and event iterators. */
   readonly events: HostEvents;
   readonly registry: Registry;
+  /** Agents by path, and the only reader of their snapshots. */
+  readonly directory: Directory;
   readonly logic: AgentLogic;
   /** Issues the agents' own session ids (deterministic for a given tree id). */
   private readonly sessionIds: AgentSessionIds;
@@ -96,6 +101,8 @@ export class RuntimeCore {
   readonly turns: TurnWaiters = new TurnWaiters(this);
   /** The directory and effects the coordination tools (machines/coordination.ts) run against. */
   readonly coordination: CoordinationPort = runtimeCoordinationPort(this);
+  /** `Agent` calls of host-streamed steps that their parents' machines answer later (tool-events.ts). */
+  readonly answeredLater: AnsweredLater = new Map();
   /** The span builder, when the host traces (`telemetry`). */
   readonly trace: TraceBuilder | undefined;
 
@@ -116,6 +123,7 @@ export class RuntimeCore {
     this.events = new HostEvents(config.onListenerError);
     this.registry = new Registry(config.limits);
     this.retention = new RetentionStore(config.retention);
+    this.directory = new Directory(this.registry, this.retention, config.now);
     this.ledger = new UsageLedger(config.prices);
     this.presenter = reportPresenter(config.resultMetadata, (reported) => this.completedResults.get(reported) ?? reported);
     this.sessionIds = new AgentSessionIds(config.sessionId, image?.agents.size ?? 0);
@@ -173,54 +181,11 @@ export class RuntimeCore {
     actor.start();
   }
 
-  /** The live context of an agent. Throws when the path is not held. */
-  contextOf(path: string): AgentContext {
-    const actor = this.registry.get(path)?.actor;
-    if (!actor) throw new RuntimeError('unknown_agent', `no live agent at ${path}`);
-    return (actor.getSnapshot() as { context: AgentContext }).context;
-  }
-
-  /** The dialogue of a live agent. */
-  dialogueOf(path: string): DialogueView | undefined {
-    const actor = this.registry.get(path)?.actor;
-    return actor ? (actor.getSnapshot() as { context: AgentContext }).context.dialogue : undefined;
-  }
-
-  /**
-   * The final dialogue of a settled agent, while the retention policy keeps it (the frozen
-   * value it ended with, not a copy). Undefined for live, unknown, released or trimmed paths.
-   */
-  settledDialogue(path: string): DialogueView | undefined {
-    return this.retention.settledDialogue(path);
-  }
-
-  /**
-   * Drops what is retained about a settled agent (its result and final dialogue). Returns
-   * whether anything was retained. A live agent cannot be released: cancel or close it first.
-   */
-  release(path: string): boolean {
-    if (this.registry.get(path)) throw new RuntimeError('invalid_arguments', `agent ${path} is still live; cancel or close it before releasing it`);
-    return this.retention.release(path);
-  }
-
-  /** The state string of a live agent. */
-  stateOf(path: string): string | undefined {
-    const actor = this.registry.get(path)?.actor;
-    return actor ? stateValueString((actor.getSnapshot() as { value: unknown }).value) : undefined;
-  }
-
-  /** The own session id of a live agent, or of a settled one whose result is retained. */
-  sessionIdOf(path: string): string | undefined {
-    const actor = this.registry.get(path)?.actor;
-    if (actor) return (actor.getSnapshot() as { context: AgentContext }).context.input.sessionId;
-    return this.retention.get(path)?.result.sessionId;
-  }
-
   /** The parent-delivery receipt of a subagent that has just started, under the host's metadata choice. */
   receiptOf(path: string, lifetime: string): string {
     const record = this.registry.get(path);
     const retained = record ? undefined : this.retention.get(path)?.result;
-    const input = { path, role: record ? record.role : retained?.role, context: record?.contextLabel ?? retained?.context ?? '', lifetime, sessionId: this.sessionIdOf(path), treeId: this.config.sessionId };
+    const input = { path, role: record ? record.role : retained?.role, context: record?.contextLabel ?? retained?.context ?? '', lifetime, sessionId: this.directory.sessionIdOf(path), treeId: this.config.sessionId };
     return receiptToolContent(input, this.config.resultMetadata);
   }
 
@@ -296,7 +261,7 @@ export class RuntimeCore {
         journal?.observed(record.path, snapshot.context, agentPhaseOf(snapshot));
         if (state === last) return;
         last = state;
-        if (isBusy(state)) this.busy.add(record.path);
+        if (isBusy(stateMetaOf(snapshot))) this.busy.add(record.path);
         else this.setNotBusy(record.path);
         // An idle agent lets its last request go (a continuable subagent may wait for hours):
         // a spawn from it rebuilds the same request from its dialogue (lastRequestOf).
@@ -562,7 +527,7 @@ export class RuntimeCore {
     for (const record of this.registry.subtreePostOrder(path)) {
       if (record.delivered || !record.actor) continue;
       targets.push(record);
-      stopped.push({ path: record.path, state: this.stateOf(record.path) ?? 'reserved' });
+      stopped.push({ path: record.path, state: this.directory.stateOf(record.path) ?? 'reserved' });
     }
     // Journaled before the first agent stops: a crash mid-cascade leaves a resume what to finish.
     if (stopped.length > 0) this.journal?.cancelling({ path, ...(reason ? { reason } : {}), stopped, ...(call ? { call } : {}) });
@@ -626,7 +591,7 @@ export class RuntimeCore {
   /** The dialogue subagents of `path` are snapshotted from: the host's, for a host-run root. */
   snapshotSource(path: string): DialogueView {
     const host = this.hostRuns(path) ? this.config.hostRoot?.dialogue() : undefined;
-    return host ?? this.contextOf(path).dialogue;
+    return host ?? this.directory.contextOf(path).dialogue;
   }
 
   /**
@@ -668,8 +633,9 @@ export class RuntimeCore {
    */
   cancelTurn(path: string, reason: string, affected: (child: string) => boolean = () => true): CancelReport {
     const record = this.registry.get(path);
-    const state = this.stateOf(path);
-    if (!record?.actor || record.delivered || state === undefined || !state.startsWith('running.working')) return { stopped: [] };
+    const state = this.directory.stateOf(path);
+    const meta = this.directory.metaOf(path);
+    if (!record?.actor || record.delivered || state === undefined || meta === undefined || !inTurn(meta)) return { stopped: [] };
     if (record.parentPath !== null && record.lifetime === 'one-shot') {
       const report = this.cancel(path, reason);
       this.turns.noteCancelled(path, report);
@@ -693,11 +659,11 @@ export class RuntimeCore {
   /** Compacts an idle agent now, or marks a working one to compact before its next request. */
   async compact(path: string): Promise<void> {
     const record = this.addressable(path);
-    if (this.stateOf(path) !== 'running.idle') {
+    if (this.directory.metaOf(path)?.phase !== 'idle') {
       record.compactRequested = true;
       return;
     }
-    const dialogue = this.contextOf(path).dialogue;
+    const dialogue = this.directory.contextOf(path).dialogue;
     const compaction = await this.builders.compact(this, path, dialogue, new AbortController().signal);
     // If a turn ran while the summary was written, the agent refuses it (basedOn differs).
     if (compaction && this.registry.get(path) === record) {
@@ -723,22 +689,6 @@ export class RuntimeCore {
       turnWaiters: this.turns.size,
       childActorIds,
     };
-  }
-
-  /** Live agents, in reservation order (the root first). */
-  list(): AgentInfo[] {
-    const now = this.config.now();
-    return [...this.registry.all()].map((r) => ({
-      path: r.path,
-      role: r.role,
-      state: this.stateOf(r.path) ?? 'reserved',
-      context: r.contextLabel,
-      delivery: r.delivery,
-      lifetime: r.lifetime,
-      lastTask: r.task,
-      elapsedMs: now - r.reservedAt,
-      turns: (r.actor?.getSnapshot() as { context?: { turnsCompleted?: number } } | undefined)?.context?.turnsCompleted ?? 0,
-    }));
   }
 }
 

@@ -24,7 +24,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
 export function runtimeOf(core: RuntimeCore): Runtime {
   return {
     sessionId: core.config.sessionId,
-    sessionIdOf: (path) => core.sessionIdOf(path),
+    sessionIdOf: (path) => core.directory.sessionIdOf(path),
     get warnings() {
       const found = core.narrowing.list;
       return found.length === 0 ? core.config.roles.warnings : Object.freeze([...core.config.roles.warnings, ...found]);
@@ -43,14 +43,14 @@ export function runtimeOf(core: RuntimeCore): Runtime {
     cancel: (path, reason) => core.cancel(path, reason),
     close: (path) => core.close(path),
     compact: (path) => core.compact(path),
-    list: () => core.list(),
-    transcript: (path) => core.dialogueOf(path) ?? core.settledDialogue(path),
-    stateOf: (path) => core.stateOf(path),
+    list: () => core.directory.list(),
+    transcript: (path) => core.directory.dialogueOf(path) ?? core.directory.settledDialogue(path),
+    stateOf: (path) => core.directory.stateOf(path),
     result: (path) => core.resultOf(path),
     get results() {
       return core.retention.results();
     },
-    release: (path) => core.release(path),
+    release: (path) => core.directory.release(path),
     whenQuiet: () => core.whenQuiet(),
     on: (type, listener) => core.events.on(type, listener),
     events: (opts) => core.openEvents(opts),

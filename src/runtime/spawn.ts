@@ -119,7 +119,7 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
 
   // 3. limits (checked again atomically at reservation), then capability confirmation.
   core.registry.precheck(parentPath, request.task_name);
-  const parentContext = core.contextOf(parentPath);
+  const parentContext = core.directory.contextOf(parentPath);
   const policy = decide(core.config.spawnPolicy?.({ parentPath, taskName: request.task_name, role: role?.name, context: spec }), origin.host);
   // Structured output: the host's schema for this spawn, else the role's; checked before anything is held.
   const outputSource = policy?.output !== undefined ? 'spawn output' : `role ${role?.name ?? ''} output`;
@@ -250,7 +250,7 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
     result.catch(() => {});
 
     const parentActor = parent.actor;
-    if (!core.stateOf(parentPath)?.startsWith('running')) throw new Error(`its parent ${parentPath} is no longer running`);
+    if (core.directory.metaOf(parentPath)?.addressable !== true) throw new Error(`its parent ${parentPath} is no longer running`);
     if (parentActor.system.get(path) !== undefined) throw new Error(`an actor named ${path} is still stopping`);
     // The parent's machine creates and starts the subagent as its XState child; the runtime
     // adopts (watches) it in between, through the machine's adoptSubagent action.

@@ -4,7 +4,7 @@
  * step is stopped first (a call that ignores its signal may resolve much later, or never).
  */
 import type { ToolInput, ToolOutcome, ToolStepOutcome } from '../../machines/agent.types.js';
-import type { RuntimeCore } from './core.js';
+import type { AnsweredLater, RuntimeCore } from './core.js';
 import { executeTool, type CallAnswers } from './tools.js';
 import { admitToolCall } from '../request/tool-call-admission.js';
 import { outcomeCode } from '../../machines/agent-trace.js';
@@ -38,18 +38,11 @@ function onStepAbort(signal: AbortSignal, cancel: () => void): () => void {
   return () => void running.get(signal)?.delete(cancel);
 }
 
-/**
- * `Agent` calls a subagent answers, per runtime by `path\ncallId`: each finishes when its parent's machine
- * writes the answer (or as cancelled when its step is stopped first).
- */
-const answeredLater = new WeakMap<RuntimeCore, Map<string, (content: string, isError: boolean) => void>>();
-
 /** Runtime hook: the machine wrote a subagent's first report as this `Agent` call's result. */
-export function answeredCall(core: RuntimeCore, path: string, answer: { readonly callId: string; readonly content: string; readonly isError: boolean }): void {
-  const waiting = answeredLater.get(core);
+export function answeredCall(waiting: AnsweredLater, path: string, answer: { readonly callId: string; readonly content: string; readonly isError: boolean }): void {
   const key = `${path}\n${answer.callId}`;
-  const finish = waiting?.get(key);
-  if (!waiting || !finish) return;
+  const finish = waiting.get(key);
+  if (!finish) return;
   waiting.delete(key);
   finish(answer.content, answer.isError);
 }
@@ -91,9 +84,7 @@ export async function executeToolWithEvents(core: RuntimeCore, input: ToolInput,
   if ('answeredBy' in outcome) {
     const key = `${path}\n${call.id}`;
     if (!done && !signal.aborted) {
-      let waiting = answeredLater.get(core);
-      if (!waiting) answeredLater.set(core, (waiting = new Map()));
-      const calls = waiting;
+      const calls = core.answeredLater;
       calls.set(key, (content, isError) => finish(content, isError, false));
       // Stopped before its answer: finished as cancelled, and forgotten here too.
       onStepAbort(signal, () => calls.delete(key));

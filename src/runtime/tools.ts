@@ -53,7 +53,7 @@ async function dispatch(core: RuntimeCore, { path, call }: ToolInput, signal: Ab
   // Arguments refused when the reply arrived: nothing runs and nothing is reserved.
   if (call.argumentsError !== undefined) throw new RuntimeError('invalid_arguments', refusedArgumentsText(call));
   // Filters are enforced here, not only in the schemas the model saw.
-  const system = core.contextOf(path).input.system;
+  const system = core.directory.contextOf(path).input.system;
   if (!system.tools.some((t) => t.name === call.name)) {
     const known = core.config.heads.root().tools.map((t) => t.name);
     if (!known.includes(call.name)) {

@@ -44,7 +44,7 @@ describe('defect 6: memory per distinct subagent path', () => {
     expect(childEvents(rootEventTypes)).toEqual(['xstate.done.actor.subagent:0']);
     expect(core.footprint()).toEqual({ records: 1, tombstones: 200, retained: 10, accounts: 1, resultWaiters: 0, busy: 0, turnWaiters: 0, childActorIds: 1 });
     // Released results leave nothing retained.
-    for (const result of core.retention.results()) core.release(result.path);
+    for (const result of core.retention.results()) core.directory.release(result.path);
     expect(core.footprint().retained).toBe(0);
   });
 

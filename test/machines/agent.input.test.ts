@@ -111,7 +111,7 @@ describe('frozen input', () => {
     const core = new RuntimeCore({ model: scriptedModel({ '**': { 0: [{ text: 'ok', latencyMs: 1e9 }] } }) }, agentCoreBuilders);
     core.startRoot();
     const handle = await spawnSubagent(core, '/root', { task_name: 'worker', message: 'look', attachments: [{ name: 'a.txt', content: 'text' }] });
-    const input = core.contextOf(handle.path).input;
+    const input = core.directory.contextOf(handle.path).input;
     expect(Object.isFrozen(input)).toBe(true);
     expect(input.framing?.kind).toBe('independent');
     const framing = input.framing as unknown as { attachments: unknown[] };

@@ -90,10 +90,10 @@ describe('RetentionStore', () => {
     const actor = core.registry.get('/root/a')!.actor!;
     await handle.result;
     const final = (actor.getSnapshot() as { context: AgentContext }).context.dialogue;
-    expect(core.settledDialogue('/root/a')).toBe(final);
+    expect(core.directory.settledDialogue('/root/a')).toBe(final);
     expect(final.at(final.length - 1)).toMatchObject({ kind: 'assistant', text: 'answer of /root/a' });
-    core.release('/root/a');
-    expect(core.settledDialogue('/root/a')).toBeUndefined();
+    core.directory.release('/root/a');
+    expect(core.directory.settledDialogue('/root/a')).toBeUndefined();
   });
 
   it('evicts by settlement order across paths and per-path lists stay consistent', () => {
