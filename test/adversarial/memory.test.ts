@@ -109,7 +109,7 @@ describe('what an idle subagent holds (#31 item 5)', () => {
     await handle.firstReport;
     await core.whenQuiet();
     const record = core.registry.get('/root/w');
-    expect(core.stateOf('/root/w')).toBe('running.idle');
+    expect(core.directory.stateOf('/root/w')).toBe('running.idle');
     expect(record?.lastRequest).toBeUndefined();
     // A spawn from it measures against the rebuilt request: it must be the request sent.
     const sent = model.calls.filter((c) => c.agentPath === '/root/w').at(-1)?.request;
