@@ -10,7 +10,8 @@ import { runDemoSession } from './session.js';
 import { runGovernanceDemo } from './governance-demo.js';
 import { startOtlp, type OtlpTracing } from './otlp.js';
 import { loadLiveModel, parseLiveSpec, type Importer } from './live.js';
-import { createJsonlStore, openJsonlStore, type ModelAdapter, type SessionStore } from '../index.js';
+import type { ModelAdapter, SessionStore } from '../index.js';
+import { demoStore } from './journal-store.js';
 import type { Clock } from '../model/clock.js';
 import type { ServedViewer } from '../viewer/server.js';
 
@@ -103,7 +104,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     }
 
     try {
-      store = args.resume !== undefined ? openJsonlStore({ dir: args.resume }) : args.journal !== undefined ? createJsonlStore({ dir: args.journal, sessionId: SESSION_ID }) : undefined;
+      store = demoStore(args, SESSION_ID);
     } catch (error) {
       err.write(`${error instanceof Error ? error.message : String(error)}\n`);
       return 2;

@@ -57,6 +57,13 @@ export class SessionWatch {
     // (the final answers, assistant replies without tool calls, in its own part of the dialogue:
     // a fork's dialogue starts with its parent's, whose replies are not the fork's turns).
     for (const result of runtime.results) this.endedAtSeed.add(result.path);
+    // Subagents that settled before the crash were spawned and settled too, so a resumed
+    // session's count of subagents includes them ("6 results for 6 subagents", not "for 0").
+    for (const result of runtime.results) {
+      if (result.path === runtime.rootPath) continue;
+      this.spawned.push(result.path);
+      this.settled.add(result.path);
+    }
     for (const info of runtime.list()) this.turnsAtSeed.set(info.path, ownAnswers(runtime.transcript(info.path)));
     for (const info of runtime.list()) {
       this.states.set(info.path, [info.state]);

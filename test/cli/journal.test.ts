@@ -81,6 +81,36 @@ describe('demo --journal and --resume', () => {
     expect(readFileSync(join(full, FILE), 'utf8').split('\n').filter((l) => l !== '').length).toBe(lines.length);
   }, 300_000);
 
+  it('--journal on a folder that holds the journal points to --resume; --resume of an empty folder points to --journal (#30 item 7)', async () => {
+    const dir = join(work, 'twice');
+    expect((await demo(['--journal', dir])).code).toBe(0);
+    const again = await demo(['--journal', dir]);
+    expect(again.code).toBe(2);
+    expect(again.err).toContain(`resume it with --resume ${dir}`);
+    const empty = join(work, 'empty-actionable');
+    mkdirSync(empty);
+    const missing = await demo(['--resume', empty]);
+    expect(missing.code).toBe(2);
+    expect(missing.err).not.toContain('name the session');
+    expect(missing.err).toContain(`run the demo with --journal ${empty} first`);
+  });
+
+  it('after a resume, counts the subagents that settled before the crash (#30 item 7)', async () => {
+    const full = join(work, 'count-full');
+    expect((await demo(['--journal', full])).code).toBe(0);
+    const first = (await demo(['--resume', full])).out;
+    const lines = readFileSync(join(full, FILE), 'utf8').split('\n').filter((l) => l !== '');
+    const cut = join(work, 'count-cut');
+    mkdirSync(cut);
+    writeFileSync(join(cut, FILE), `${lines.slice(0, Math.floor(lines.length * 0.8)).join('\n')}\n`);
+    const resumed = await demo(['--resume', cut]);
+    expect(resumed.code, resumed.err).toBe(0);
+    for (const out of [first, resumed.out]) {
+      expect(out).toContain('6 results for 6 subagents');
+      expect(out).not.toContain('for 0 subagents');
+    }
+  });
+
   it('--resume of a folder without a journal, or with --journal, exits 2 with the reason', async () => {
     const empty = join(work, 'empty');
     mkdirSync(empty);
