@@ -40,7 +40,11 @@ export interface AgentRecord {
    * (their path is the actor's `systemId`; see machines/subagent-ids.ts for why).
    */
   readonly actorId: string;
-  readonly children: Set<string>;
+  /**
+   * The paths of its live subagents: {@link NO_CHILDREN} (shared) while it has none, so a leaf
+   * holds no set of its own. Only the registry adds and removes them.
+   */
+  children: ReadonlySet<string>;
   /** The actor ids this agent hands its live children. */
   readonly childIds: ChildIds;
   /**
@@ -89,6 +93,15 @@ export interface Tombstone {
   readonly status: AgentResult['status'];
   readonly stopReason: AgentResult['stopReason'];
 }
+
+/** The children of every agent without live subagents: empty, and refusing additions. */
+export const NO_CHILDREN: ReadonlySet<string> = (() => {
+  const none = new Set<string>();
+  none.add = () => {
+    throw new Error('internal error: NO_CHILDREN is shared; give the record a set of its own first');
+  };
+  return Object.freeze(none);
+})();
 
 /** One frozen tombstone per way of ending, shared by every path that ended that way. */
 const TOMBSTONES = new Map<string, Tombstone>();
@@ -153,7 +166,7 @@ export class Registry {
       actorId: parent.childIds.take(),
     });
     this.records.set(path, record);
-    parent.children.add(path);
+    (parent.children === NO_CHILDREN ? (parent.children = new Set()) : (parent.children as Set<string>)).add(path);
     this.slotsUsed++;
     this.tombstones.delete(path);
     return record;
@@ -214,7 +227,10 @@ export class Registry {
   /** Frees a released subagent's slot, its place among its parent's children and its actor id. */
   private detach(record: AgentRecord): void {
     const parent = record.parentPath === null ? undefined : this.records.get(record.parentPath);
-    parent?.children.delete(record.path);
+    if (parent && parent.children !== NO_CHILDREN) {
+      (parent.children as Set<string>).delete(record.path);
+      if (parent.children.size === 0) parent.children = NO_CHILDREN;
+    }
     parent?.childIds.give(record.actorId);
     this.slotsUsed--;
   }
@@ -285,7 +301,7 @@ export class Registry {
       phase: 'reserved',
       actor: undefined,
       actorId: input.actorId,
-      children: new Set(),
+      children: NO_CHILDREN,
       childIds: new ChildIds(),
       onFirstReport: undefined,
       delivered: false,

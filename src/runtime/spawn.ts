@@ -16,6 +16,7 @@ import { resolveModelName } from '../policy/model-alias.js';
 import { AGENT_TOOL, checkSpawnRole } from '../policy/agent-entries.js';
 import { PERMISSION_MODE_RULES } from '../policy/permission-mode.js';
 import type { PermissionLayer } from '../policy/tool-permissions.js';
+import type { AgentGrants } from './registry.js';
 import type { SystemConfiguration } from '../request/types.js';
 import { measureInheritedPrefix } from '../request/prefix-reuse.js';
 import { checkOutputSchema } from '../request/output-schema.js';
@@ -41,6 +42,11 @@ export interface SpawnOrigin {
   /** The host's own choices for this spawn (`Runtime.spawn` options); they win over `spawnPolicy`. */
   readonly host?: SpawnPolicyDecision;
 }
+
+/** The grants of a spawn the host granted nothing beyond its tools. */
+const NO_GRANTS: AgentGrants = Object.freeze({ externalDirectories: Object.freeze([]), inheritsExtensions: false });
+/** No tool lists. */
+const NO_LAYERS: readonly PermissionLayer[] = Object.freeze([]);
 
 /** The spawn policy's decision with the host's explicit spawn options laid over it. */
 function decide(policy: SpawnPolicyDecision | undefined, host: SpawnPolicyDecision | undefined): SpawnPolicyDecision | undefined {
@@ -201,13 +207,15 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
   // would hold the path and its slot for the life of the runtime, even after stop().
   try {
     core.openAccount(path, parentPath, model);
-    record.grants = Object.freeze({
-      externalDirectories: Object.freeze([...(policy?.externalDirectories ?? [])]),
-      inheritsExtensions: policy?.inheritsExtensions === true,
-    });
+    // Most spawns are granted nothing extra and add no tool lists: those share frozen constants.
+    const external = policy?.externalDirectories ?? [];
+    const extensions = policy?.inheritsExtensions === true;
+    record.grants = external.length === 0 && !extensions ? NO_GRANTS : Object.freeze({ externalDirectories: Object.freeze([...external]), inheritsExtensions: extensions });
 
     // A subagent is held to its parent's tool lists too, then to its own.
-    record.permissions = Object.freeze([...(core.registry.get(parentPath)?.permissions ?? []), ...layers]);
+    const inherited = core.registry.get(parentPath)?.permissions ?? NO_LAYERS;
+    const own = inherited.length + layers.length === 0 ? NO_LAYERS : layers.length === 0 && Object.isFrozen(inherited) ? inherited : undefined;
+    record.permissions = own ?? Object.freeze([...inherited, ...layers]);
     record.permissionMode = role?.permissionMode;
 
     // 5. snapshot the parent's dialogue now (selection never waits) and start the actor.

@@ -15,6 +15,7 @@ import { createRecorder, type TraceRecord } from '../../src/inspect/recorder.js'
 import { ChildIds } from '../../machines/subagent-ids.js';
 import { scriptedModel } from '../../src/model/scripted.js';
 import { lastRequestOf } from '../../src/runtime/requests.js';
+import { NO_CHILDREN } from '../../src/runtime/registry.js';
 import type { AgentContext } from '../../machines/agent.types.js';
 
 const usage = { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 };
@@ -116,6 +117,27 @@ describe('what an idle subagent holds (#31 item 5)', () => {
     const rebuilt = lastRequestOf((record?.actor?.getSnapshot() as { context: AgentContext }).context);
     expect(sent).toBeDefined();
     expect({ ...rebuilt, messages: [...(rebuilt?.messages ?? [])] }).toEqual({ ...sent, messages: [...(sent?.messages ?? [])] });
+  });
+});
+
+describe('what a leaf record holds (#31 item 5)', () => {
+  it('a leaf shares the empty children set, the empty grants and its parent\'s tool lists; a parent returns to the shared set when its subagents end', async () => {
+    const { core } = observedCore(0);
+    const a = await spawnSubagent(core, '/root', { task_name: 'a', message: 'work' }, { lifetime: 'continuable' });
+    const b = await spawnSubagent(core, '/root', { task_name: 'b', message: 'work' }, { lifetime: 'continuable' });
+    await Promise.all([a.firstReport, b.firstReport]);
+    const [ra, rb, root] = ['/root/a', '/root/b', '/root'].map((p) => core.registry.get(p));
+    expect(ra?.children).toBe(NO_CHILDREN);
+    expect(ra?.children).toBe(rb?.children);
+    expect(ra?.grants).toBe(rb?.grants);
+    expect(ra?.grants).toEqual({ externalDirectories: [], inheritsExtensions: false });
+    expect(ra?.permissions).toBe(rb?.permissions);
+    expect([...(root?.children ?? [])]).toEqual(['/root/a', '/root/b']);
+    expect(() => (NO_CHILDREN as Set<string>).add('/root/x')).toThrow(/internal error/);
+    core.cancel('/root/a');
+    core.cancel('/root/b');
+    await Promise.all([a.result, b.result]);
+    expect(core.registry.get('/root')?.children).toBe(NO_CHILDREN);
   });
 });
 
