@@ -81,6 +81,20 @@ export interface Runtime {
    * ```
    */
   prompt(text: string, options?: PromptOptions): Promise<TurnOutcome>;
+  /**
+   * A handle on the turn an agent (the root by default) is in now: resolves with its outcome
+   * when it ends, as `prompt` does. Undefined when the agent is not in a turn. After
+   * `resumeRuntime`, this is how a host awaits the root turn the crash interrupted (the
+   * resumed session finishes it). `usage` counts from this call.
+   *
+   * @example
+   * ```ts
+   * const runtime = resumeRuntime({ model, store: openJsonlStore({ dir, sessionId }) });
+   * const outcome = await runtime.turnInProgress();
+   * if (outcome) console.log(outcome.status, outcome.text);
+   * ```
+   */
+  turnInProgress(path?: string): Promise<TurnOutcome> | undefined;
   /** Starts a subagent under `parentPath` as the Agent tool would, with the host's options. */
   spawn(parentPath: string, request: SpawnRequest, options?: SpawnPolicyDecision & { readonly signal?: AbortSignal }): Promise<SpawnHandle>;
   /**

@@ -6,7 +6,8 @@ import { agentCoreBuilders } from './agent-logic.js';
 import { ROOT_PATH } from './paths.js';
 import { spawnSubagent } from './spawn.js';
 import { callToolForHost } from './tool-events.js';
-import type { Runtime, RuntimeOptions, SpawnPolicyDecision } from './types.js';
+import type { Runtime, RuntimeOptions, SpawnPolicyDecision, TurnOutcome } from './types.js';
+import { inTurn } from './directory.js';
 
 export { defineRuntimeTool } from '../policy/runtime-tool.js';
 
@@ -31,6 +32,7 @@ export function runtimeOf(core: RuntimeCore): Runtime {
     },
     rootPath: ROOT_PATH,
     prompt: (text, opts) => core.prompt(text, opts),
+    turnInProgress: (path = ROOT_PATH) => turnInProgress(core, path),
     spawn: (parentPath, request, opts) =>
       spawnSubagent(core, parentPath, request, {
         ...(opts?.delivery ? { delivery: opts.delivery } : {}),
@@ -69,4 +71,15 @@ export function runtimeOf(core: RuntimeCore): Runtime {
 function hostSpawnOptions(opts: SpawnPolicyDecision & { readonly signal?: AbortSignal }): SpawnPolicyDecision {
   const { signal: _signal, ...decision } = opts;
   return decision;
+}
+
+/**
+ * The outcome of the turn `path` is in now, as `prompt` would have resolved with it; undefined
+ * when the agent is not in a turn (idle, settled, unknown, or a root the host runs itself).
+ */
+function turnInProgress(core: RuntimeCore, path: string): Promise<TurnOutcome> | undefined {
+  const record = core.registry.get(path);
+  const meta = core.directory.metaOf(path);
+  if (!record?.actor || record.delivered || meta === undefined || !inTurn(meta) || core.hostRuns(path)) return undefined;
+  return core.turns.wait(path).outcome;
 }
