@@ -123,7 +123,7 @@ export type {
 export type { DialogueView, EntrySeq, TurnInfo } from './dialogue/types.js';
 export type { ContextMode, ContextSpec } from './context/types.js';
 export type { Effort, JsonObject, ModelRequest, SystemConfiguration, ToolSchema } from './request/types.js';
-export type { HostTool, HostToolDefinition } from './request/host-tool.js';
+export type { HostToolDefinition } from './request/host-tool.js';
 export type { AiSdkSchema, AiSdkValidationResult, JsonSchemaObject, ToolArgsOf, ToolInputSchema } from './request/tool-input.js';
 export type { Preset, PresetCatalog, PresetDefinition } from './request/preset.js';
 export type { RoleCatalogLimits } from './request/role-catalog.js';

@@ -55,7 +55,7 @@ const PINNED: Record<string, { readonly values: readonly string[]; readonly type
       'Budget', 'BudgetDimension', 'BudgetRemaining', 'BudgetWarning',
       'CancelledAgent', 'CapabilityCatalog', 'CapabilityCatalogInput', 'CapabilityTag', 'CompactionEntry', 'CompactionPolicy', 'ConfirmCallback',
       'ConfirmationDecision', 'ConfirmationRequest', 'ContextMode', 'ContextSpec', 'DefinitionDirectory', 'DefinitionErrorCode', 'Delivery',
-      'DialogueView', 'Effort', 'Entry', 'EntrySeq', 'FirstReportValue', 'FsyncPolicy', 'HostRoot', 'HostTool', 'HostToolDefinition', 'InboxItem', 'JournalRecord', 'JsonObject', 'JsonSchemaObject', 'JsonValue',
+      'DialogueView', 'Effort', 'Entry', 'EntrySeq', 'FirstReportValue', 'FsyncPolicy', 'HostRoot', 'HostToolDefinition', 'InboxItem', 'JournalRecord', 'JsonObject', 'JsonSchemaObject', 'JsonValue',
       'JsonlStoreOptions', 'InputLimits', 'Lifetime', 'Limits', 'LoadDefinitionsOptions',
       'LoadedDefinitions', 'MessagingPair', 'MessagingPolicy', 'MessagingScope', 'TaskTextInput', 'ModelAdapter', 'ModelDelta', 'ModelTable', 'PermissionMatcher', 'PermissionMatcherKind', 'PermissionMode', 'RoleWarning', 'ToolNameMap', 'ModelPrice', 'ModelRequest', 'ModelResponse', 'NeedsApproval', 'Preset', 'PresetCatalog', 'PresetDefinition', 'PrefixReuse', 'PrefixShortfall', 'PriceTable', 'PromptOptions', 'ProjectContext', 'ProviderMetadata', 'ReasoningPart',
       'ProjectContextOptions', 'RequiredCapability', 'RetentionPolicy', 'RetryEvent', 'RetryPolicy', 'RoleCatalogLimits', 'ReplyUsage', 'ResultMetadata', 'ResultMetadataField', 'RoleDefinition', 'Runtime', 'RuntimeErrorCode', 'RuntimeEvents', 'RuntimeOptions',
