@@ -4,7 +4,8 @@
  * capability the tool exercises), and for `Agent` calls a budget above the host's threshold.
  * The first that matches asks; a call asks at most once.
  */
-import { BUDGET_DIMENSIONS, formatAmount, type Budget } from '../policy/budget.js';
+import { BUDGET_DIMENSIONS, checkBudget, formatAmount, type Budget } from '../policy/budget.js';
+import { CAPABILITY_TAGS } from '../policy/capabilities.js';
 import { checkToolCall } from '../policy/tool-permissions.js';
 import type { PathAnchors } from '../policy/permission-pattern.js';
 import { raceAbort } from '../model/abort.js';
@@ -65,4 +66,32 @@ export function spawnBudgetRule(budget: Budget | undefined, inherited: Partial<R
     if (asked > limit) return { kind: 'budget', dimension, asked, threshold: limit };
   }
   return undefined;
+}
+
+/** The capabilities a rule may name (those tools grant). */
+const RULE_CAPABILITIES: ReadonlySet<string> = new Set(CAPABILITY_TAGS.filter((c) => c !== 'cost_tier' && c !== 'bypass_permissions'));
+
+/**
+ * Checks `approve` and `approvalRules` when the runtime starts; throws a `TypeError` naming
+ * the option at fault, so a typo never leaves a call unasked.
+ */
+export function checkApprovalOptions(approve: unknown, rules: unknown): ApprovalRules | undefined {
+  if (approve !== undefined && approve !== 'queue' && typeof approve !== 'function') {
+    throw new TypeError(`RuntimeOptions.approve must be a function or 'queue'; got ${JSON.stringify(approve) ?? typeof approve}`);
+  }
+  if (rules === undefined) return undefined;
+  if (rules === null || typeof rules !== 'object' || Array.isArray(rules)) throw new TypeError('RuntimeOptions.approvalRules must be an object { patterns?, capabilities?, budgetAbove? }');
+  const { patterns, capabilities, budgetAbove, ...rest } = rules as Record<string, unknown>;
+  const unknown = Object.keys(rest)[0];
+  if (unknown !== undefined) throw new TypeError(`RuntimeOptions.approvalRules: "${unknown}" is not a rule; known: patterns, capabilities, budgetAbove`);
+  const strings = (value: unknown): value is readonly string[] => Array.isArray(value) && value.every((v) => typeof v === 'string' && v.trim() !== '');
+  if (patterns !== undefined && !strings(patterns)) throw new TypeError('RuntimeOptions.approvalRules.patterns must be an array of tool entries such as "Bash(git push *)"');
+  if (capabilities !== undefined && !(strings(capabilities) && capabilities.every((c) => RULE_CAPABILITIES.has(c)))) {
+    throw new TypeError(`RuntimeOptions.approvalRules.capabilities must be an array of ${[...RULE_CAPABILITIES].join(', ')}; got ${JSON.stringify(capabilities)}`);
+  }
+  return Object.freeze({
+    ...(patterns !== undefined ? { patterns: Object.freeze([...patterns]) } : {}),
+    ...(capabilities !== undefined ? { capabilities: Object.freeze([...(capabilities as ApprovalRules['capabilities'] & string[])]) } : {}),
+    ...(budgetAbove !== undefined ? { budgetAbove: checkBudget(budgetAbove, 'RuntimeOptions.approvalRules.budgetAbove') } : {}),
+  });
 }

@@ -10,13 +10,15 @@ import type { ApprovalAnswerRecord } from '../store/records.js';
 import type { JournaledApproval } from '../store/replay.js';
 import { errorText } from '../dialogue/error-text.js';
 import { RuntimeError } from './errors.js';
-import { describeRule } from './approval-rules.js';
+import { checkApprovalOptions, describeRule } from './approval-rules.js';
 import { checkDecision } from './host-decision.js';
 import type { ApprovalAnswer, ApprovalCallback, ApprovalDecision, ApprovalRequest, ApprovalRule } from './types.js';
 
 /** What the desk needs from the runtime. */
 export interface ApprovalDeskOptions {
   readonly approve: ApprovalCallback | 'queue' | undefined;
+  /** The host's approval rules, checked here when the runtime starts. */
+  readonly rules: unknown;
   readonly journal: SessionJournal | undefined;
   /** Requests the journal holds (a resumed session's). */
   readonly journaled: ReadonlyMap<string, JournaledApproval> | undefined;
@@ -46,6 +48,7 @@ export class ApprovalDesk {
   private seq = 0;
 
   constructor(private readonly options: ApprovalDeskOptions) {
+    checkApprovalOptions(options.approve, options.rules);
     for (const { request } of options.journaled?.values() ?? []) this.seq = Math.max(this.seq, request.order);
   }
 

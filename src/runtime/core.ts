@@ -135,6 +135,7 @@ export class RuntimeCore {
     const events = this.events;
     this.approvals = new ApprovalDesk({
       approve: config.approve,
+      rules: config.approvalRules,
       journal: this.journal,
       journaled: image?.approvals,
       requested: (request) => (events.emit('approval-requested', request), events.publish({ type: 'approval-requested', path: request.path, request })),

@@ -272,3 +272,14 @@ describe('approvals across a crash', () => {
     await copy.close();
   });
 });
+
+describe('approval options', () => {
+  it('are checked at start: a typo throws a TypeError naming the option', () => {
+    const model = scriptedModel({});
+    expect(() => createRuntime({ model, approve: 'later' as never })).toThrow(/RuntimeOptions.approve must be a function or 'queue'/);
+    expect(() => createRuntime({ model, approvalRules: { pattern: ['x'] } as never })).toThrow(/"pattern" is not a rule/);
+    expect(() => createRuntime({ model, approvalRules: { capabilities: ['shel'] } as never })).toThrow(/capabilities must be an array of write, shell/);
+    expect(() => createRuntime({ model, approvalRules: { budgetAbove: { token: 5 } } as never })).toThrow(/"token" is not a budget field/);
+    expect(() => createRuntime({ model, approve: 'queue', approvalRules: { patterns: ['Bash(rm *)'], capabilities: ['write'], budgetAbove: { tokens: 5 } } })).not.toThrow();
+  });
+});
