@@ -38,7 +38,7 @@ export function runtimeCoordinationPort(core: RuntimeCore): CoordinationPort {
       return core.registry.tombstone(path);
     },
     agents: () => walk(ROOT_PATH),
-    deliver: (from, to, message) => core.deliverMessage(from, to, message),
+    deliver: (from, to, message) => core.router.deliverMessage(from, to, message),
     cancel: (path, reason, call) => core.cancel(path, reason, call).stopped,
     close: (path) => core.registry.get(path)?.actor?.send({ type: 'close' }),
   };

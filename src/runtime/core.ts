@@ -4,7 +4,7 @@
  */
 import type { AnyActorRef, InspectionEvent, Observer } from 'xstate';
 import { createActor } from 'xstate';
-import type { AgentContext, AgentInput, SubagentReportEvent, TurnReport } from '../../machines/agent.types.js';
+import type { AgentContext, AgentInput, TurnReport } from '../../machines/agent.types.js';
 import { resultOf, subagentReportOf } from '../../machines/agent.machine.js';
 import { agentInput } from '../../machines/agent.input.js';
 import { releaseSubagent } from '../../machines/subagents.js';
@@ -18,7 +18,7 @@ import { agentPhaseOf } from '../../machines/agent.image.js';
 import { ROOT_PATH } from './paths.js';
 import { Registry, type AgentRecord } from './registry.js';
 import { RetentionStore } from './retention.js';
-import { addressable, agentPathOf, messageTarget, type CoordinationPort, type CoordinationRefusal } from '../../machines/coordination.js';
+import { type CoordinationPort } from '../../machines/coordination.js';
 import { runtimeCoordinationPort } from './coordination-port.js';
 import { SessionJournal } from '../store/journal.js';
 import type { SessionImage } from '../store/replay.js';
@@ -31,11 +31,11 @@ import { authorityOf } from './authority.js';
 import { NarrowingWarnings } from './narrowing.js';
 import type { Usage } from '../model/adapter.js';
 import { DEFAULT_MAX_STEPS, TurnWaiters } from './turns.js';
-import type { Attachment } from '../dialogue/entry.js';
-import type { AgentResult, CancelReport, CancelledAgent, FirstReportValue, PromptOptions, RuntimeOptions, TurnOutcome } from './types.js';
+import type { AgentResult, CancelReport, CancelledAgent, FirstReportValue, RuntimeOptions } from './types.js';
 import { errorText } from '../dialogue/error-text.js';
 import { configure, rootModelOf, type RuntimeConfig } from './config.js';
 import { HostEvents } from './host-events.js';
+import { Router } from './router.js';
 import { Directory, inTurn, isBusy, stateMetaOf } from './directory.js';
 import type { EventsOptions, RuntimeStreamEvent } from './stream-events.js';
 import type { TraceBuilder } from '../otel/trace-builder.js';
@@ -103,6 +103,8 @@ export class RuntimeCore {
   readonly coordination: CoordinationPort = runtimeCoordinationPort(this);
   /** `Agent` calls of host-streamed steps that their parents' machines answer later (tool-events.ts). */
   readonly answeredLater: AnsweredLater = new Map();
+  /** Messages, prompts, notices and the hand-over to a host-run root. */
+  readonly router: Router;
   /** The span builder, when the host traces (`telemetry`). */
   readonly trace: TraceBuilder | undefined;
 
@@ -146,6 +148,18 @@ export class RuntimeCore {
       config.now,
       (warning) => events.emit('budget-warning', warning),
     );
+    this.router = new Router({
+      registry: this.registry,
+      directory: this.directory,
+      coordination: this.coordination,
+      hostRoot: config.hostRoot,
+      presenter: this.presenter,
+      turns: this.turns,
+      assertRunning: () => this.assertRunning(),
+      cancelTurn: (path, reason, affected) => this.cancelTurn(path, reason, affected),
+      isBusy: (path) => this.busy.has(path),
+      compact: (path, dialogue, signal) => builders.compact(this, path, dialogue, signal),
+    });
     this.logic = builders.logic(this);
   }
 
@@ -231,7 +245,7 @@ export class RuntimeCore {
     const span = this.trace ? traceAgentStart(this.trace, started.context.input, this.replayed?.get(record.path)?.spawn.trace) : undefined;
     if (journal) this.journalStart(journal, record.path, started, span);
     // The tree's agents word their subagents' reports with this runtime's metadata choice.
-    if (record.parentPath === null) configureReports(actor.system, { presenter: this.presenter, handOver: (event) => this.handOverToHost(event) });
+    if (record.parentPath === null) configureReports(actor.system, { presenter: this.presenter, handOver: (event) => this.router.handOverToHost(event) });
     if (record.parentPath !== null && this.events.stream.active) {
       this.events.stream.publish({
         type: 'subagent-spawned',
@@ -306,7 +320,7 @@ export class RuntimeCore {
     if (record.parentPath === null || this.failure) return;
     const event = subagentReportOf(context, { kind: 'result', result });
     const parent = this.registry.get(record.parentPath)?.actor;
-    if (!event || this.handOverToHost(event)) return;
+    if (!event || this.router.handOverToHost(event)) return;
     if (parent && parent.getSnapshot().status === 'active') parent.send(event);
   }
 
@@ -472,34 +486,6 @@ export class RuntimeCore {
     if (record && record.parentPath !== null) resolveFirstReport(record, { kind: 'turn', text: report.text, turn: report.turn });
   }
 
-  /**
-   * Takes the reports of a host-run root's subagents (its loop is the host's, so its machine
-   * must not open a turn): a first report answers the host's `Agent` call, which awaits the
-   * spawn's `firstReport`; every other goes to the host as a notice.
-   */
-  private handOverToHost(event: SubagentReportEvent): boolean {
-    if (!this.hostRuns(event.from.slice(0, event.from.lastIndexOf('/')))) return false;
-    if (event.callId === null) this.config.hostRoot?.deliver({ text: this.presenter.notice(event.report), origin: { kind: 'notice', from: event.from } });
-    return true;
-  }
-
-  /** Delivers a turn notice to a parent's inbox (resume: once, if owed). */
-  deliverTurnNotice(parentPath: string, text: string, from: string): void {
-    this.deliverToInbox(parentPath, text, from);
-  }
-
-  /** Delivers a settled subagent's result to its parent's inbox (resume: once, if owed). */
-  deliverNotice(parentPath: string, result: AgentResult): void {
-    this.deliverToInbox(parentPath, this.presenter.notice({ kind: 'result', result }), result.path);
-  }
-
-  private deliverToInbox(to: string, text: string, from: string): void {
-    if (this.hostRuns(to)) return this.config.hostRoot?.deliver({ text, origin: { kind: 'notice', from } });
-    const target = this.registry.get(to);
-    if (!target?.actor || target.phase !== 'published') return;
-    target.actor.send({ type: 'inbox', item: { text, origin: { kind: 'notice', from } } });
-  }
-
   /** A promise of an agent's one result (already delivered results resolve at once). */
   resultOf(path: string): Promise<AgentResult> {
     // A halted session's agents were stopped where they were: their results never come.
@@ -548,85 +534,6 @@ export class RuntimeCore {
     });
   }
 
-  /** Normalizes an agent id: agent ids are paths (`/root/research`), as the tools require. */
-  resolveTarget(id: string): string {
-    return unrefused(agentPathOf(id));
-  }
-
-  /** Explains why `path` cannot take messages, or returns its live record. */
-  private addressable(path: string): AgentRecord & { actor: AnyActorRef } {
-    const refusal = addressable(this.coordination, path);
-    if (refusal) throw new RuntimeError(refusal.code, refusal.message);
-    return this.registry.get(path) as AgentRecord & { actor: AnyActorRef };
-  }
-
-  /** Routes a message through the directory (the checks every host makes); returns the path it was delivered to. */
-  send(from: string, to: string, message: string): string {
-    this.assertRunning();
-    const path = unrefused(messageTarget(this.coordination, from, to, message));
-    this.deliverMessage(from, path, message);
-    return path;
-  }
-
-  /**
-   * Hands a checked message to the addressable agent at `to`: to the host for a root it
-   * runs, else through the sender's actor, which relays it (so inspection shows who sent
-   * it); a sender without a live actor (the host speaking for a finished agent) sends directly.
-   */
-  deliverMessage(from: string, to: string, message: string): void {
-    if (this.hostRuns(to)) {
-      this.config.hostRoot?.deliver({ text: message, origin: { kind: 'message', from } });
-      return;
-    }
-    const event = { type: 'send_message', from, to, message } as const;
-    const sender = this.registry.get(from)?.actor;
-    if (sender && !this.hostRuns(from) && sender.getSnapshot().status === 'active') sender.send(event);
-    else this.registry.get(to)?.actor?.send(event);
-  }
-
-  /** Whether the host runs this agent's loop (the root, with a {@link HostRoot}). */
-  hostRuns(path: string): boolean {
-    return path === ROOT_PATH && this.config.hostRoot !== undefined;
-  }
-
-  /** The dialogue subagents of `path` are snapshotted from: the host's, for a host-run root. */
-  snapshotSource(path: string): DialogueView {
-    const host = this.hostRuns(path) ? this.config.hostRoot?.dialogue() : undefined;
-    return host ?? this.directory.contextOf(path).dialogue;
-  }
-
-  /**
-   * A person's message to an agent (the root by default). Resolves when the turn that answers
-   * it ends; rejects only for bad input (nothing is sent then). Aborting `signal` cancels
-   * that turn: the subagents it started (and any still working) are cancelled, children
-   * first, and the agent goes idle (a one-shot agent is cancelled).
-   */
-  prompt(text: string, options: PromptOptions = {}): Promise<TurnOutcome> {
-    try {
-      this.assertRunning();
-      if (typeof text !== 'string' || text.trim() === '') throw new RuntimeError('invalid_arguments', 'a prompt must be a non-empty string');
-      const attachments = checkAttachments(options.attachments);
-      const path = options.to === undefined ? ROOT_PATH : this.resolveTarget(options.to);
-      if (this.hostRuns(path)) throw new RuntimeError('not_permitted', "the host runs the root agent's loop (hostRoot): prompt the root through the host");
-      const record = this.addressable(path);
-      const signal = options.signal;
-      if (signal?.aborted) throw new RuntimeError('aborted', `the prompt to ${path} was aborted before it was sent`);
-      const { outcome, waiter } = this.turns.wait(path);
-      // A halt rejects it with the store's error; a host that never awaits it must not crash on that.
-      outcome.catch(() => {});
-      if (signal) {
-        const before = new Set(record.children);
-        const onAbort = (): void => void this.cancelTurn(path, abortReason(signal), (child) => !before.has(child) || this.busy.has(child));
-        signal.addEventListener('abort', onAbort, { once: true });
-        waiter.detach = () => signal.removeEventListener('abort', onAbort);
-      }
-      record.actor.send({ type: 'inbox', item: { text, origin: { kind: 'person' }, ...(attachments ? { attachments } : {}) } });
-      return outcome;
-    } catch (error) {
-      return Promise.reject(error);
-    }
-  }
-
   /**
    * Cancels the turn in progress of `path`: first the subagents `affected` selects (their
    * subtrees, children first), then the turn itself. A continuable agent (and the root) goes
@@ -652,26 +559,6 @@ export class RuntimeCore {
     return report;
   }
 
-  /** Closes a continuable agent: now when idle, at the end of its turn when working. */
-  close(path: string): void {
-    this.addressable(path).actor.send({ type: 'close' });
-  }
-
-  /** Compacts an idle agent now, or marks a working one to compact before its next request. */
-  async compact(path: string): Promise<void> {
-    const record = this.addressable(path);
-    if (this.directory.metaOf(path)?.phase !== 'idle') {
-      record.compactRequested = true;
-      return;
-    }
-    const dialogue = this.directory.contextOf(path).dialogue;
-    const compaction = await this.builders.compact(this, path, dialogue, new AbortController().signal);
-    // If a turn ran while the summary was written, the agent refuses it (basedOn differs).
-    if (compaction && this.registry.get(path) === record) {
-      record.actor.send({ type: 'compaction.apply', entry: compaction.entry, basedOn: dialogue.length, usage: compaction.usage });
-    }
-  }
-
   /**
    * Sizes of everything the runtime keeps per agent path, for leak checks: each must be
    * bounded by the live agents, the retention policy or a fixed cap (tombstones), never by
@@ -693,37 +580,11 @@ export class RuntimeCore {
   }
 }
 
-/** The value of a check, or the check's refusal thrown as a RuntimeError. */
-function unrefused<T>(checked: T | CoordinationRefusal): T {
-  if (typeof checked === 'object' && checked !== null && 'code' in checked && 'message' in checked) {
-    const refusal = checked as CoordinationRefusal;
-    throw new RuntimeError(refusal.code, refusal.message);
-  }
-  return checked as T;
-}
-
 /** Resolves the spawn handle's `firstReport` with the agent's first report (once). */
 function resolveFirstReport(record: AgentRecord, report: FirstReportValue): void {
   const waiter = record.onFirstReport;
   record.onFirstReport = undefined;
   waiter?.resolve(report);
-}
-
-/** Validates prompt attachments: each a `{ name, content }` pair of strings. */
-function checkAttachments(attachments: readonly Attachment[] | undefined): readonly Attachment[] | undefined {
-  if (attachments === undefined) return undefined;
-  if (!Array.isArray(attachments)) throw new RuntimeError('invalid_arguments', 'attachments must be an array of { name, content } objects');
-  for (const a of attachments as readonly unknown[]) {
-    const ok = a !== null && typeof a === 'object' && typeof (a as Attachment).name === 'string' && typeof (a as Attachment).content === 'string';
-    if (!ok) throw new RuntimeError('invalid_arguments', `each attachment must be { name: string, content: string } (got ${JSON.stringify(a)})`);
-  }
-  return attachments.length > 0 ? Object.freeze(attachments.map((a) => Object.freeze({ name: a.name, content: a.content }))) : undefined;
-}
-
-function abortReason(signal: AbortSignal): string {
-  const reason: unknown = signal.reason;
-  if (reason instanceof Error && reason.name !== 'AbortError') return `cancelled by the host: ${reason.message}`;
-  return typeof reason === 'string' && reason !== '' ? reason : 'cancelled by the host';
 }
 
 export function sanitizingObserver(

@@ -141,7 +141,7 @@ class Restorer {
     const text = turnNotice({ path: agent.spawn.path, text: context.lastText, turn: agent.turns - 1 });
     const held = (t: string, origin: UserOrigin): boolean => origin.kind === 'notice' && origin.from === agent.spawn.path && t === text;
     if (parentImage?.entries.some((e) => e.kind === 'user' && held(e.text, e.origin)) || parentImage?.queued.some((q) => held(q.text, q.origin))) return;
-    this.core.deliverTurnNotice(parent, text, agent.spawn.path);
+    this.core.router.deliverTurnNotice(parent, text, agent.spawn.path);
   }
 
   private head(hash: string): SystemConfiguration {
@@ -344,7 +344,7 @@ class Restorer {
       const outcome = this.core.presenter.callResult({ kind: 'result', result });
       parent.actor.send({ type: 'tool.result', callId: call, toolName: 'Agent', content: outcome.content, isError: outcome.isError });
     } else {
-      this.core.deliverNotice(spawn.parent, result);
+      this.core.router.deliverNotice(spawn.parent, result);
     }
   }
 }

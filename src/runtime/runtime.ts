@@ -31,7 +31,7 @@ export function runtimeOf(core: RuntimeCore): Runtime {
       return found.length === 0 ? core.config.roles.warnings : Object.freeze([...core.config.roles.warnings, ...found]);
     },
     rootPath: ROOT_PATH,
-    prompt: (text, opts) => core.prompt(text, opts),
+    prompt: (text, opts) => core.router.prompt(text, opts),
     turnInProgress: (path = ROOT_PATH) => turnInProgress(core, path),
     spawn: (parentPath, request, opts) =>
       spawnSubagent(core, parentPath, request, {
@@ -41,10 +41,10 @@ export function runtimeOf(core: RuntimeCore): Runtime {
         ...(opts ? { host: hostSpawnOptions(opts) } : {}),
       }),
     callTool: (path, call, opts) => callToolForHost(core, { path, call }, opts?.signal ?? new AbortController().signal),
-    send: (from, to, message) => void core.send(from, to, message),
+    send: (from, to, message) => void core.router.send(from, to, message),
     cancel: (path, reason) => core.cancel(path, reason),
-    close: (path) => core.close(path),
-    compact: (path) => core.compact(path),
+    close: (path) => core.router.close(path),
+    compact: (path) => core.router.compact(path),
     list: () => core.directory.list(),
     transcript: (path) => core.directory.dialogueOf(path) ?? core.directory.settledDialogue(path),
     stateOf: (path) => core.directory.stateOf(path),

@@ -219,7 +219,7 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
     record.permissionMode = role?.permissionMode;
 
     // 5. snapshot the parent's dialogue now (selection never waits) and start the actor.
-    const snapshot = selectSnapshot(core.snapshotSource(parentPath), spec, origin.triggeringCallId ? { triggeringCallId: origin.triggeringCallId } : {});
+    const snapshot = selectSnapshot(core.router.snapshotSource(parentPath), spec, origin.triggeringCallId ? { triggeringCallId: origin.triggeringCallId } : {});
     // What it inherits against the parent's last request, as it is now (its first request begins with exactly that).
     record.parentWire = parent.lastWire;
     const prefix = measureInheritedPrefix({

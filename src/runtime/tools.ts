@@ -79,7 +79,7 @@ async function dispatch(core: RuntimeCore, { path, call }: ToolInput, signal: Ab
       }
       // The parent's machine writes the subagent's first report as this call's result; a
       // host-run root's call (the host's own loop) awaits it here instead.
-      if (answers === 'by-machine' && !core.hostRuns(path)) return { answeredBy: handle.path };
+      if (answers === 'by-machine' && !core.router.hostRuns(path)) return { answeredBy: handle.path };
       const report = await handle.firstReport;
       if (report.kind === 'result') return core.presenter.callResult(report);
       return ok(firstTurnToolContent({ path: handle.path, text: report.text, turn: report.turn }));
