@@ -80,6 +80,6 @@ function hostSpawnOptions(opts: SpawnPolicyDecision & { readonly signal?: AbortS
 function turnInProgress(core: RuntimeCore, path: string): Promise<TurnOutcome> | undefined {
   const record = core.registry.get(path);
   const meta = core.directory.metaOf(path);
-  if (!record?.actor || record.delivered || meta === undefined || !inTurn(meta) || core.hostRuns(path)) return undefined;
+  if (!record?.actor || record.delivered || meta === undefined || !inTurn(meta) || core.router.hostRuns(path)) return undefined;
   return core.turns.wait(path).outcome;
 }
