@@ -163,10 +163,44 @@ function inputSizeOf(request: Pick<ModelRequest, 'system' | 'model' | 'effort' |
   for (const entry of request.messages) {
     let n = entrySizes.get(entry);
     if (n === undefined) {
-      n = JSON.stringify(entry).length;
+      n = jsonSize(entry);
       if (Object.isFrozen(entry)) entrySizes.set(entry, n);
     }
     size += n;
   }
   return size;
+}
+
+/**
+ * The length JSON.stringify would give `value` (strings counted without escapes), walked
+ * without building the string: a large request's estimate allocates nothing.
+ */
+function jsonSize(value: unknown): number {
+  switch (typeof value) {
+    case 'string':
+      return value.length + 2;
+    case 'number':
+      return Number.isSafeInteger(value) ? (value < 0 ? 2 : 1) + Math.floor(Math.log10(Math.abs(value) || 1)) : String(value).length;
+    case 'boolean':
+      return value ? 4 : 5;
+    case 'object': {
+      if (value === null) return 4;
+      if (Array.isArray(value)) {
+        let n = 2 + Math.max(0, value.length - 1);
+        for (const item of value) n += item === undefined ? 4 : jsonSize(item);
+        return n;
+      }
+      let n = 2;
+      let first = true;
+      for (const key in value) {
+        const item = (value as Record<string, unknown>)[key];
+        if (item === undefined || typeof item === 'function') continue;
+        n += (first ? 0 : 1) + key.length + 3 + jsonSize(item);
+        first = false;
+      }
+      return n;
+    }
+    default:
+      return 0;
+  }
 }

@@ -146,7 +146,7 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
   const budget = core.budgets.spawnBudget({ role: role?.budget, host: policy?.budget, asked: request.budget, ...(role ? { roleLabel: roleLabel(role) } : {}) });
   core.budgets.precheck(path, parentPath, budget, model, core.config.now());
   // A model asking for a budget above the host's threshold asks the host first.
-  const budgetRule = origin.triggeringCallId === undefined ? undefined : spawnBudgetRule(budget, core.budgets.remaining(parentPath), core.config.approvalRules);
+  const budgetRule = origin.triggeringCallId === undefined || core.config.approvalRules?.budgetAbove === undefined ? undefined : spawnBudgetRule(budget, core.budgets.remaining(parentPath), core.config.approvalRules);
   if (budgetRule && origin.triggeringCallId !== undefined) {
     await askApproval(core, { path: parentPath, toolName: AGENT_TOOL, args: request, rule: budgetRule, callId: origin.triggeringCallId }, origin.signal ?? new AbortController().signal);
   }
