@@ -149,25 +149,14 @@ export class RuntimeBudgets {
   }
 }
 
-/** Each frozen entry's JSON length, measured once however many requests carry it. */
-const entrySizes = new WeakMap<Entry, number>();
-
 /**
  * A request's input size for the budget estimate: its head and model frame as the wire
- * serializes them (measured once per head), plus each message's JSON length. Cheaper than
- * serializing every request canonically, and never smaller than the canonical messages of
- * ASCII text (the JSON of an entry carries its ids and kinds too).
+ * serializes them (measured once per head), plus each message's JSON length, walked without
+ * building any string (an estimate allocates nothing, and keeps no table per entry).
  */
 function inputSizeOf(request: Pick<ModelRequest, 'system' | 'model' | 'effort' | 'output'> & { readonly messages: Iterable<Entry> }): number {
   let size = requestBytesOf(request, []);
-  for (const entry of request.messages) {
-    let n = entrySizes.get(entry);
-    if (n === undefined) {
-      n = jsonSize(entry);
-      if (Object.isFrozen(entry)) entrySizes.set(entry, n);
-    }
-    size += n;
-  }
+  for (const entry of request.messages) size += jsonSize(entry);
   return size;
 }
 
