@@ -30,6 +30,7 @@ import { DelegationTracer } from './delegation-trace.js';
 import type { DelegatingTelemetryOptions } from '../src/otel/types.js';
 import type { RuntimeTool } from '../src/policy/runtime-tool.js';
 import { outcomeCode, traceAgentEnd, traceChatEnd, traceChatStart } from './agent-trace.js';
+import { AgentSessionIds } from './agent-session-ids.js';
 
 /** One model request: the agent's head and dialogue in, its reply out. Abort when `signal` aborts. */
 export type ModelFunction = (request: SampleInput, signal: AbortSignal) => ModelResponse | Promise<ModelResponse>;
@@ -150,7 +151,14 @@ export function delegatingAgent(options: DelegatingAgentOptions): DelegatingAgen
   } catch (error) {
     throw new DelegatingAgentError(`delegatingAgent: ${errorText(error)}`);
   }
-  const choices: SpawnChoices = { hasSummaries: summarize !== undefined, lifetime, tracer };
+  // One issuer per tree (actor system): its root holds count 0 (its id is the harness's).
+  const issuers = new WeakMap<object, AgentSessionIds>();
+  const sessionIdIn = (system: object, treeId: string): string => {
+    let ids = issuers.get(system);
+    if (!ids) issuers.set(system, (ids = new AgentSessionIds(treeId, 1)));
+    return ids.issue();
+  };
+  const choices: SpawnChoices = { hasSummaries: summarize !== undefined, lifetime, tracer, sessionIdIn };
   const untraced = agentMachine.provide({
     actors: {
       sampleModel: fromPromise<SampleOutput, SampleInput>(async ({ input, signal }) => ({
@@ -229,6 +237,8 @@ interface SpawnChoices {
   readonly hasSummaries: boolean;
   readonly lifetime: Lifetime | undefined;
   readonly tracer: DelegationTracer | undefined;
+  /** A new subagent's own session id, issued in spawn order across its tree (as `createRuntime` does). */
+  readonly sessionIdIn: (system: object, treeId: string) => string;
 }
 
 /**
@@ -340,7 +350,7 @@ function spawn(agent: AnyActorRef, step: ToolStepScope, callId: string, args: Ag
   const mode = contextModeOf(spec);
   const input: AgentInput = agentInput({
     path,
-    sessionId: parent.input.sessionId,
+    sessionId: choices.sessionIdIn(agent.system, parent.input.treeId),
     treeId: parent.input.treeId,
     role: args.role,
     task: args.message,

@@ -42,7 +42,7 @@ import type { TraceBuilder } from '../otel/trace-builder.js';
 import type { SpanRef } from '../otel/types.js';
 import { tracingFor } from '../otel/load.js';
 import { traceAgentEnd, traceAgentStart } from '../../machines/agent-trace.js';
-import { AgentSessionIds } from './agent-session-ids.js';
+import { AgentSessionIds } from '../../machines/agent-session-ids.js';
 
 /** What {@link RuntimeCore.footprint} counts. */
 export interface RuntimeFootprint {

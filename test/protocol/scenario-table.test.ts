@@ -90,10 +90,14 @@ function held(hold: boolean | undefined): { wait: () => Promise<void>; open: () 
 const ending = (e: { status: string; stopReason: string; error?: string | undefined }): string => JSON.stringify([e.status, e.stopReason, e.error ?? null]);
 
 /**
- * The result metadata both hosts agree on byte for byte. Elapsed times and session ids are
- * each host's own (their clocks and id schemes differ), so the table leaves them out.
+ * The result metadata both hosts agree on byte for byte, session ids included (both derive
+ * them from the tree id and the spawn count). Elapsed times are each host's own clock's, so
+ * the table leaves them out.
  */
-const SHARED_METADATA: readonly ResultMetadataField[] = ['agent_id', 'role', 'context', 'status', 'stop_reason', 'error'];
+const SHARED_METADATA: readonly ResultMetadataField[] = ['agent_id', 'role', 'context', 'status', 'stop_reason', 'session_id', 'error'];
+
+/** The tree id both hosts run each scenario under. */
+const TREE_ID = 'session_scenario';
 
 async function onDelegatingAgent(s: Scenario): Promise<Observed> {
   const seen = observer();
@@ -110,7 +114,7 @@ async function onDelegatingAgent(s: Scenario): Promise<Observed> {
   const logic = agents.logic.provide({ actions: { reportTurn: (_, { report }) => void turns.push(report) } });
   const path = s.hostSpawn ? '/root/w' : '/root';
   if (s.root === 'one-shot') {
-    const root = createActor(logic, { input: agents.input({ task: 'Coordinate the work', model: 'm', path }) });
+    const root = createActor(logic, { input: agents.input({ task: 'Coordinate the work', model: 'm', path, sessionId: TREE_ID }) });
     configureReports(root.system, { presenter: reportPresenter(SHARED_METADATA) });
     root.start();
     const done = toPromise(root);
@@ -119,7 +123,7 @@ async function onDelegatingAgent(s: Scenario): Promise<Observed> {
     const result = await done;
     return { answers: seen.answers, ending: ending(result) };
   }
-  const root = createActor(logic, { input: agents.input({ model: 'm' }) });
+  const root = createActor(logic, { input: agents.input({ model: 'm', sessionId: TREE_ID }) });
   configureReports(root.system, { presenter: reportPresenter(SHARED_METADATA) });
   root.start();
   root.send({ type: 'inbox', item: { text: 'Coordinate the work', origin: { kind: 'person' } } });
@@ -143,7 +147,7 @@ async function onCreateRuntime(s: Scenario): Promise<Observed> {
     },
   };
   const inspected = new Set<() => void>();
-  const rt = createRuntime({ model, modelId: 'm', summarizer, retry: { maxRetries: 0 }, resultMetadata: SHARED_METADATA, inspect: () => inspected.forEach((f) => f()) });
+  const rt = createRuntime({ model, modelId: 'm', sessionId: TREE_ID, summarizer, retry: { maxRetries: 0 }, resultMetadata: SHARED_METADATA, inspect: () => inspected.forEach((f) => f()) });
   try {
     if (s.hostSpawn) {
       const handle = await rt.spawn('/root', { task_name: 'w', message: 'Coordinate the work' }, { lifetime: 'one-shot' });
