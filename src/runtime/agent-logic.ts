@@ -211,10 +211,10 @@ export function createAgentLogic(core: RuntimeCore) {
     actions: {
       // The call's result as written: the actor's snapshot still shows the dialogue before it.
       noteCallAnswered: ({ context }, answer) => answeredCall(core.answeredLater, context.input.path, answer),
-      publishInDirectory: ({ context }) => core.published(context.input.path),
-      adoptSubagent: ({ self }, { path }) => core.adopt(path, subagentOf(self, path)),
-      releaseAndReport: (_, params) => core.finished(params.result, params.dialogue),
-      reportTurn: (_, params) => core.turnEnded(params.report),
+      publishInDirectory: ({ context }) => core.lifecycle.published(context.input.path),
+      adoptSubagent: ({ self }, { path }) => core.lifecycle.adopt(path, subagentOf(self, path)),
+      releaseAndReport: (_, params) => core.lifecycle.finished(params.result, params.dialogue),
+      reportTurn: (_, params) => core.lifecycle.turnEnded(params.report),
     },
   });
 }

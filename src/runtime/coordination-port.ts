@@ -28,7 +28,7 @@ export function runtimeCoordinationPort(core: RuntimeCore): CoordinationPort {
     get messaging() {
       return core.config.messaging;
     },
-    halted: () => (core.failure ? { code: 'session_halted', message: `the session stopped taking work: ${core.failure.message}` } : undefined),
+    halted: () => (core.lifecycle.failure ? { code: 'session_halted', message: `the session stopped taking work: ${core.lifecycle.failure.message}` } : undefined),
     entry: (path) => {
       const record = core.registry.get(path);
       return record ? entryOf(record) : undefined;
@@ -39,7 +39,7 @@ export function runtimeCoordinationPort(core: RuntimeCore): CoordinationPort {
     },
     agents: () => walk(ROOT_PATH),
     deliver: (from, to, message) => core.router.deliverMessage(from, to, message),
-    cancel: (path, reason, call) => core.cancel(path, reason, call).stopped,
+    cancel: (path, reason, call) => core.lifecycle.cancel(path, reason, call).stopped,
     close: (path) => core.registry.get(path)?.actor?.send({ type: 'close' }),
   };
 }

@@ -115,7 +115,7 @@ class Restorer {
     // A cancellation the crash cut short is finished, children first, before anything is
     // delivered: an agent it was cancelling receives no result now.
     for (const cancel of this.image.cancels) {
-      if (this.core.registry.get(cancel.path)?.delivered === false) this.core.cancel(cancel.path, cancel.reason);
+      if (this.core.registry.get(cancel.path)?.delivered === false) this.core.lifecycle.cancel(cancel.path, cancel.reason);
     }
     // Results owed before the pending calls' answers, as in the run: a subagent's result
     // reaches its parent before the tool call that ended it returns.
@@ -264,7 +264,7 @@ class Restorer {
     record.actor = actor;
     // Held by its parent like a spawned subagent, so cancelling or stopping the parent reaches it.
     if (parent) holdSubagent(parent, spawn.path, actor);
-    core.watch(record);
+    core.lifecycle.watch(record);
     this.restored.push({ agent, actor, dialogue, answers: plan.answers });
   }
 

@@ -42,18 +42,18 @@ export function runtimeOf(core: RuntimeCore): Runtime {
       }),
     callTool: (path, call, opts) => callToolForHost(core, { path, call }, opts?.signal ?? new AbortController().signal),
     send: (from, to, message) => void core.router.send(from, to, message),
-    cancel: (path, reason) => core.cancel(path, reason),
+    cancel: (path, reason) => core.lifecycle.cancel(path, reason),
     close: (path) => core.router.close(path),
     compact: (path) => core.router.compact(path),
     list: () => core.directory.list(),
     transcript: (path) => core.directory.dialogueOf(path) ?? core.directory.settledDialogue(path),
     stateOf: (path) => core.directory.stateOf(path),
-    result: (path) => core.resultOf(path),
+    result: (path) => core.lifecycle.resultOf(path),
     get results() {
       return core.retention.results();
     },
     release: (path) => core.directory.release(path),
-    whenQuiet: () => core.whenQuiet(),
+    whenQuiet: () => core.lifecycle.whenQuiet(),
     on: (type, listener) => core.events.on(type, listener),
     events: (opts) => core.openEvents(opts),
     usage: () => core.ledger.total(),
@@ -63,7 +63,7 @@ export function runtimeOf(core: RuntimeCore): Runtime {
     get slotsInUse() {
       return core.registry.slotsInUse;
     },
-    stop: (reason) => core.cancel(ROOT_PATH, reason ?? 'session stopped'),
+    stop: (reason) => core.lifecycle.cancel(ROOT_PATH, reason ?? 'session stopped'),
   };
 }
 

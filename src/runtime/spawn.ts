@@ -100,7 +100,7 @@ function validateRequest(request: SpawnRequest): void {
 /** Starts a subagent under `parentPath`. Resolves once it is reserved and started. */
 export async function spawnSubagent(core: RuntimeCore, parentPath: string, request: SpawnRequest, origin: SpawnOrigin = {}): Promise<SpawnHandle> {
   // 1. validate the input and the parent.
-  core.assertRunning();
+  core.lifecycle.assertRunning();
   validateRequest(request);
   checkHostOptions(origin.host);
   const parent = core.registry.get(parentPath);
@@ -252,7 +252,7 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
     let settleFirst!: NonNullable<typeof record.onFirstReport>;
     const firstReport = new Promise<FirstReportValue>((resolve, reject) => (settleFirst = { resolve, reject }));
     record.onFirstReport = delivery === 'caller' ? settleFirst : undefined;
-    const result: Promise<AgentResult> = core.resultOf(path);
+    const result: Promise<AgentResult> = core.lifecycle.resultOf(path);
     // A halted session rejects both; a host that awaits neither must not see an unhandled rejection.
     firstReport.catch(() => {});
     result.catch(() => {});
@@ -268,7 +268,7 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
     if (started?.status === 'error') throw started.error;
     return { path, delivery, lifetime, firstReport, result };
   } catch (error) {
-    core.abandon(path);
+    core.lifecycle.abandon(path);
     throw new RuntimeError('start_failed', `${path} could not be started: ${errorText(error)}`);
   }
 }

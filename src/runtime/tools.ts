@@ -107,7 +107,7 @@ async function runHostTool(core: RuntimeCore, path: string, callId: string, name
   // only while this runtime still holds the session (a node that lost its lease runs nothing).
   if (core.journal && !(core.config.idempotentTools ?? []).includes(name)) {
     await core.journal.beforeEffect();
-    core.assertRunning();
+    core.lifecycle.assertRunning();
     signal.throwIfAborted();
   }
   const grants = core.registry.get(path)?.grants;

@@ -41,7 +41,7 @@ describe('defect 6: memory per distinct subagent path', () => {
       const handle = await spawnSubagent(core, '/root', { task_name: `w${i}`, message: 'work' });
       await handle.result;
     }
-    await core.whenQuiet();
+    await core.lifecycle.whenQuiet();
     expect(childEvents(rootEventTypes)).toEqual(['xstate.done.actor.subagent:0']);
     expect(core.footprint()).toEqual({ records: 1, tombstones: 200, retained: 10, accounts: 1, resultWaiters: 0, busy: 0, turnWaiters: 0, childActorIds: 1 });
     // Released results leave nothing retained.
@@ -54,10 +54,10 @@ describe('defect 6: memory per distinct subagent path', () => {
     for (let batch = 0; batch < 20; batch++) {
       const handles = await Promise.all(Array.from({ length: 8 }, (_, i) => spawnSubagent(core, '/root', { task_name: `b${batch}-${i}`, message: 'work' })));
       // Every other batch is cancelled before it answers: cancellation must free ids too.
-      if (batch % 2 === 1) for (const h of handles) core.cancel(h.path);
+      if (batch % 2 === 1) for (const h of handles) core.lifecycle.cancel(h.path);
       await Promise.all(handles.map((h) => h.result));
     }
-    await core.whenQuiet();
+    await core.lifecycle.whenQuiet();
     expect(childEvents(rootEventTypes).length).toBeLessThanOrEqual(8);
     expect(core.footprint()).toMatchObject({ records: 1, retained: 0, accounts: 1, resultWaiters: 0, busy: 0, childActorIds: 8 });
   });
@@ -108,7 +108,7 @@ describe('what an idle subagent holds (#31 item 5)', () => {
     core.startRoot();
     const handle = await spawnSubagent(core, '/root', { task_name: 'w', message: 'work', context: 'none' }, { lifetime: 'continuable' });
     await handle.firstReport;
-    await core.whenQuiet();
+    await core.lifecycle.whenQuiet();
     const record = core.registry.get('/root/w');
     expect(core.directory.stateOf('/root/w')).toBe('running.idle');
     expect(record?.lastRequest).toBeUndefined();
@@ -134,8 +134,8 @@ describe('what a leaf record holds (#31 item 5)', () => {
     expect(ra?.permissions).toBe(rb?.permissions);
     expect([...(root?.children ?? [])]).toEqual(['/root/a', '/root/b']);
     expect(() => (NO_CHILDREN as Set<string>).add('/root/x')).toThrow(/internal error/);
-    core.cancel('/root/a');
-    core.cancel('/root/b');
+    core.lifecycle.cancel('/root/a');
+    core.lifecycle.cancel('/root/b');
     await Promise.all([a.result, b.result]);
     expect(core.registry.get('/root')?.children).toBe(NO_CHILDREN);
   });

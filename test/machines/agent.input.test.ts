@@ -118,7 +118,7 @@ describe('frozen input', () => {
     expect(() => framing.attachments.push({ name: 'b', content: '' })).toThrow(TypeError);
     expect(() => ((framing.attachments[0] as { content: string }).content = 'changed')).toThrow(TypeError);
     expect(() => ((input as { task: string }).task = 'changed')).toThrow(TypeError);
-    core.cancel('/root');
+    core.lifecycle.cancel('/root');
   });
 });
 

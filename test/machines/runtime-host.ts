@@ -74,7 +74,7 @@ export function runtimeHost(input: AgentInput): { provide: AgentImplementations;
   const { core, runtime, actions } = session;
   const current: Session['current'] = { results: [], turns: [], atParent: [] };
   session.current = current;
-  core.abandon(input.path);
+  core.lifecycle.abandon(input.path);
   let record: AgentRecord;
   if (input.parentPath === null) record = core.registry.addRoot(input.path, 0);
   else {
