@@ -37,6 +37,12 @@ export function inTurn(meta: AgentStateMeta): boolean {
 
 /** Agents by path, live (the registry) and settled (the retention store). */
 export class Directory {
+  /**
+   * Merged meta by state string: a state's meta is fixed by the machine, so it is merged once
+   * per state (a runtime runs one machine; bounded by its number of states).
+   */
+  private readonly metaByState = new Map<string, AgentStateMeta>();
+
   constructor(
     private readonly registry: Registry,
     private readonly retention: RetentionStore,
@@ -51,7 +57,17 @@ export class Directory {
   /** The merged state `meta` of a live agent. */
   metaOf(path: string): AgentStateMeta | undefined {
     const snapshot = this.snapshotOf(path);
-    return snapshot ? stateMetaOf(snapshot) : undefined;
+    return snapshot ? this.metaIn(snapshot, stateValueString(snapshot.value)) : undefined;
+  }
+
+  /** The merged `meta` of `snapshot`, whose state string is `state`. */
+  metaIn(snapshot: Pick<AgentSnapshot, 'getMeta'>, state: string): AgentStateMeta {
+    let meta = this.metaByState.get(state);
+    if (!meta) {
+      meta = stateMetaOf(snapshot);
+      this.metaByState.set(state, meta);
+    }
+    return meta;
   }
 
   /** The live context of an agent. Throws when the path is not held. */

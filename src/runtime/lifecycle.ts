@@ -24,7 +24,7 @@ import { stateValueString } from '../text/state-value.js';
 import { authorityOf } from './authority.js';
 import type { RuntimeBudgets } from './budgets.js';
 import type { RuntimeConfig } from './config.js';
-import { inTurn, isBusy, stateMetaOf, type Directory } from './directory.js';
+import { inTurn, isBusy, type Directory } from './directory.js';
 import { RuntimeError } from './errors.js';
 import { QuietTracker } from './quiet.js';
 import type { HostEvents } from './host-events.js';
@@ -132,7 +132,7 @@ export class Lifecycle {
         journal?.observed(record.path, snapshot.context, agentPhaseOf(snapshot));
         if (state === last) return;
         last = state;
-        if (isBusy(stateMetaOf(snapshot))) this.busy.add(record.path);
+        if (isBusy(this.parts.directory.metaIn(snapshot, state))) this.busy.add(record.path);
         else this.busy.delete(record.path);
         // An idle agent lets its last request go (a continuable subagent may wait for hours):
         // a spawn from it rebuilds the same request from its dialogue (lastRequestOf).
