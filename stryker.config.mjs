@@ -30,9 +30,12 @@ export default {
     '!machines/index.ts',
     'src/runtime/registry.ts',
     // (machines/subagent-reports.ts is covered by machines/**)
-    // Publishing, exactly-once delivery, turn reports, notices, cancellation; and routing.
-    methods('src/runtime/core.ts', 'published', 'emit'),
-    methods('src/runtime/core.ts', 'send', 'hostRuns'),
+    // The directory; the lifecycle (publishing, exactly-once delivery, turn reports,
+    // cancellation, halting) and quiet tracking; routing (messages, notices, hand-over).
+    'src/runtime/directory.ts',
+    'src/runtime/lifecycle.ts',
+    'src/runtime/quiet.ts',
+    methods('src/runtime/router.ts', 'handOverToHost', 'hostRuns'),
   ],
   // Module-level code (the machine's config object) runs once per process: mutants there
   // would need a fresh process per mutant. The planted-defect tests cover wrong transitions.
