@@ -6,7 +6,8 @@
  * this node's token and an unexpired lease (the row is share-locked for that statement, so a
  * takeover waits for it). A node that lost its lease therefore cannot append: its next write
  * fails with `lease_lost` and the store stops. The holder renews the lease every third of
- * `leaseMs`; when it dies, the lease expires and another node's {@link openPostgresStore}
+ * `leaseMs`, from a thread of its own (src/store/lease-renewer.ts), so a main thread held
+ * longer than `leaseMs` keeps its lease; when the node dies, the lease expires and another node's {@link openPostgresStore}
  * (with `wait`) takes the session over and resumes it from the journal.
  *
  * Tables (in `schema`, created when missing): `sessions` (one row per session: its lease) and
@@ -18,6 +19,7 @@ import { nanoid } from 'nanoid';
 import { FailureState } from './failure.js';
 import { byteLimit, DEFAULT_MAX_LINE_BYTES, encodeRecord, JOURNAL_FORMAT, sessionHeader } from './format.js';
 import { JournalReader } from './reader.js';
+import { renewOffThread, type RenewedLease } from './lease-renewer.js';
 import { StoreError, type JournalRecord, type SessionStore } from './types.js';
 
 /** Options of {@link createPostgresStore} and {@link openPostgresStore}. */
@@ -90,6 +92,16 @@ async function connect(options: PostgresStoreOptions): Promise<Setup> {
     throw unreachable(pool, error);
   }
   return { pool, ownsPool, schema, node: options.node ?? `${hostname()}:${process.pid}`, leaseMs: options.leaseMs ?? 10_000, maxLineBytes };
+}
+
+/** The settings the renewer thread connects with: the pool's own, those a client takes. */
+function connectionOf(pool: pg.Pool): Record<string, unknown> {
+  const options = pool.options as unknown as Record<string, unknown>;
+  const picked: Record<string, unknown> = {};
+  for (const key of ['connectionString', 'host', 'port', 'user', 'password', 'database', 'ssl', 'application_name', 'connectionTimeoutMillis', 'keepAlive'] as const) {
+    if (options[key] !== undefined) picked[key] = options[key];
+  }
+  return picked;
 }
 
 function unreachable(pool: pg.Pool, error: unknown): StoreError {
@@ -191,7 +203,10 @@ export class PostgresSessionStore implements SessionStore {
   /** The sequence number of the next record appended (those queued are counted). */
   private queuedSeq: number;
   private readonly state: FailureState;
-  private readonly renewTimer: NodeJS.Timeout;
+  /** The main-thread renewal timer, when the lease cannot be renewed off the main thread. */
+  private readonly renewTimer: NodeJS.Timeout | undefined;
+  /** The lease as the renewer thread renews it. */
+  private readonly renewed: RenewedLease | undefined;
 
   /** @internal Use {@link createPostgresStore} or {@link openPostgresStore}. */
   constructor(
@@ -205,8 +220,32 @@ export class PostgresSessionStore implements SessionStore {
     this.location = `postgres:${setup.schema}/${sessionId}`;
     this.queuedSeq = nextSeq;
     this.state = new FailureState(this.location);
-    this.renewTimer = setInterval(() => void this.renew(), Math.max(10, Math.floor(setup.leaseMs / 3)));
-    this.renewTimer.unref();
+    const intervalMs = Math.max(10, Math.floor(setup.leaseMs / 3));
+    // Off the main thread, so whatever holds it (a long task, a large fan-out) cannot let the lease lapse.
+    this.renewed = renewOffThread(
+      { connection: connectionOf(setup.pool), schema: setup.schema, sessionId, token: fencingToken, leaseMs: setup.leaseMs, intervalMs },
+      (failure) => {
+        if (!this.state.error && !this.state.closed) this.fail(failure.code, `${this.location}: ${failure.message}`);
+      },
+    );
+    if (!this.renewed) {
+      this.renewTimer = setInterval(() => void this.renew(), intervalMs);
+      this.renewTimer.unref();
+    }
+  }
+
+  /**
+   * How many times the renewer thread has renewed the lease (shared memory: it counts on while
+   * the main thread is held), or undefined when the lease is renewed on the main thread.
+   * @internal For tests.
+   */
+  get leaseRenewals(): Int32Array | undefined {
+    return this.renewed?.renewals;
+  }
+
+  private stopRenewing(): void {
+    clearInterval(this.renewTimer);
+    this.renewed?.stop();
   }
 
   get failure(): StoreError | undefined {
@@ -231,7 +270,7 @@ export class PostgresSessionStore implements SessionStore {
     try {
       await this.writeBatches();
       if (this.refused && !this.state.error) {
-        clearInterval(this.renewTimer);
+        this.stopRenewing();
         this.state.fail(this.refused);
       }
     } finally {
@@ -284,7 +323,7 @@ export class PostgresSessionStore implements SessionStore {
   }
 
   private fail(code: 'lease_lost' | 'store_failed', message: string, cause?: unknown): void {
-    clearInterval(this.renewTimer);
+    this.stopRenewing();
     this.pending = [];
     this.state.fail(new StoreError(code, message, cause === undefined ? undefined : { cause }));
   }
@@ -312,7 +351,7 @@ export class PostgresSessionStore implements SessionStore {
       failure = error;
     }
     this.state.closed = true;
-    clearInterval(this.renewTimer);
+    this.stopRenewing();
     // A store that lost its lease must not touch the session row; one that failed otherwise
     // still holds it (the update is fenced by its token) and frees it for the next open.
     if (this.state.error?.code !== 'lease_lost') {

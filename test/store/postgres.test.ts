@@ -47,8 +47,7 @@ describe.skipIf(!available)('Postgres session store', () => {
     await holder.close();
     // A lease that is not renewed (its node died) expires; a waiting node then takes it.
     const dying = await openPostgresStore({ connectionString: PG_URL, schema: s, sessionId: 'a', leaseMs: 150, node: 'n1' });
-    const stopRenewing = dying as unknown as { renewTimer: NodeJS.Timeout };
-    clearInterval(stopRenewing.renewTimer);
+    (dying as unknown as { stopRenewing(): void }).stopRenewing();
     const taker = await openPostgresStore({ connectionString: PG_URL, schema: s, sessionId: 'a', wait: true, pollMs: 20, node: 'n2' });
     expect(BigInt(taker.fencingToken)).toBeGreaterThan(BigInt(dying.fencingToken));
     // The fenced writer's append is refused and its store stops.
@@ -64,6 +63,28 @@ describe.skipIf(!available)('Postgres session store', () => {
     const check = await openPostgresStore({ connectionString: PG_URL, schema: s, sessionId: 'a' });
     expect(check.loaded.slice(1)).toEqual([rec(9)]);
     await check.close();
+  });
+
+  it('keeps its lease while the main thread is held longer than leaseMs (#32 item 7)', async () => {
+    const s = schema();
+    const leaseMs = 300;
+    const store = await createPostgresStore({ connectionString: PG_URL, schema: s, sessionId: 'a', leaseMs });
+    // Hold the main thread, as a 2.7 s fan-out did, until the lease was renewed four times
+    // (every leaseMs / 3): past the expiry of the lease the store held when the hold began.
+    // A renewal on the main thread could not happen meanwhile, so the wait would end at its bound.
+    const renewals = store.leaseRenewals ?? new Int32Array(new SharedArrayBuffer(4));
+    const start = Atomics.load(renewals, 0);
+    for (let seen = start; seen < start + 4; seen = Atomics.load(renewals, 0)) {
+      if (Atomics.wait(renewals, 0, seen, 10 * leaseMs) === 'timed-out') break;
+    }
+    expect(Atomics.load(renewals, 0)).toBeGreaterThanOrEqual(start + 4);
+    store.append(rec(1));
+    await store.flush();
+    expect(store.failure).toBeUndefined();
+    await store.close();
+    const reopened = await openPostgresStore({ connectionString: PG_URL, schema: s, sessionId: 'a' });
+    expect(reopened.loaded.slice(1)).toEqual([rec(1)]);
+    await reopened.close();
   });
 
   it('a node whose lease renewal finds the lease taken reports lease_lost', async () => {
