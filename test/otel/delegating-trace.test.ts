@@ -7,6 +7,7 @@ import { createActor, toPromise } from 'xstate';
 import { SpanStatusCode } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider, type ReadableSpan } from '@opentelemetry/sdk-trace';
 import { delegatingAgent, DelegatingAgentError, type ModelFunction, type SampleInput } from '../../machines/index.js';
+import { agentSessionId } from '../../machines/agent-session-ids.js';
 import type { ModelResponse } from '../../src/request/reply.js';
 import type { JsonValue, ToolCall } from '../../src/dialogue/entry.js';
 
@@ -75,6 +76,18 @@ describe('delegatingAgent telemetry', () => {
     const roots = spans.filter((s) => s.name === 'invoke_agent root');
     expect(roots).toHaveLength(2);
     expect(new Set(spans.map((s) => s.spanContext().traceId))).toEqual(new Set(roots.map((r) => r.spanContext().traceId)));
+  });
+
+  it('gives each subagent its own gen_ai.conversation.id, the tree id staying on the root', async () => {
+    const { agents, spans: finished } = setup();
+    const root = createActor(agents.logic, { input: agents.input({ task: 'Split the work', model: 'm1', sessionId: 'session_traced' }) }).start();
+    await toPromise(root);
+    const spans = await finished();
+    const conversation = (path: string) => agentSpan(spans, path).attributes['gen_ai.conversation.id'];
+    expect(agentSpan(spans, '/root').attributes['subagent_actors.tree.id']).toBe('session_traced');
+    // Spawn order: the root is count 0, `a` 1, `slow` 2 (as createRuntime issues them).
+    expect([conversation('/root/a'), conversation('/root/slow')]).toEqual([agentSessionId('session_traced', 1), agentSessionId('session_traced', 2)]);
+    expect(conversation('/root/a')).not.toBe(conversation('/root'));
   });
 
   it('refuses a malformed telemetry option with a DelegatingAgentError', () => {
