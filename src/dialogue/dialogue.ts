@@ -143,7 +143,15 @@ export class Dialogue implements DialogueView {
     if (held !== undefined) return held;
     if (!this.#index.step.calls.has(callId)) return undefined;
     const first = this.#index.lastAssistant + 1;
-    for (let p = first; p < first + this.#index.answered; p++) {
+    const end = first + this.#index.answered;
+    // Where the step recorded the answer (O(1)); a version that answered it elsewhere scans.
+    const at = this.#index.step.answeredAt.get(callId);
+    if (at === undefined) return undefined;
+    if (at >= first && at < end) {
+      const entry = this.#log.at(at) as ToolResultEntry;
+      if (entry.callId === callId) return entry;
+    }
+    for (let p = first; p < end; p++) {
       const entry = this.#log.at(p) as ToolResultEntry;
       if (entry.callId === callId) return entry;
     }
