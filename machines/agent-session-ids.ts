@@ -5,7 +5,8 @@
  * parent model reads costs the same bytes in both and a provider's prompt cache serves the
  * second from the first. The root takes count 0, its subagents 1, 2, ... in spawn order.
  */
-import { createHash } from 'node:crypto';
+// crypto.hash: one call, no Hash object (the id is issued once per agent, on every spawn).
+import { hash } from 'node:crypto';
 
 /**
  * The session id of the tree's `count`-th agent (the root is 0): `agent_` and twelve
@@ -17,7 +18,7 @@ import { createHash } from 'node:crypto';
  * ```
  */
 export function agentSessionId(treeId: string, count: number): string {
-  const digest = createHash('sha256').update(`${treeId}\u0000${count}`).digest('base64url');
+  const digest = hash('sha256', `${treeId}\u0000${count}`, 'base64url');
   return `agent_${digest.slice(0, 12)}`;
 }
 

@@ -24,7 +24,7 @@
  * object is serialized once and its frame reused from a WeakMap. Objects that are not frozen
  * could still change, so they are serialized every time.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Entry } from '../dialogue/entry.js';
 import { canonicalJson } from './canonical.js';
 import { sharedPrefixBytes } from './prefix-bytes.js';
@@ -81,7 +81,7 @@ export function primeHead(system: SystemConfiguration, head: string): void {
  * (metadata, journals, logs). Memoized like the head.
  */
 export function requestHeadHash(system: SystemConfiguration): string {
-  return memoized(headHashMemo, system, (s) => createHash('sha256').update(serializeHead(s), 'utf8').digest('hex'));
+  return memoized(headHashMemo, system, (s) => hash('sha256', serializeHead(s), 'hex'));
 }
 
 /**

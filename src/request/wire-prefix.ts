@@ -14,7 +14,7 @@
  * request costs a few dozen bytes a block to remember and two requests share exactly the
  * leading blocks whose digests agree.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /** The provider APIs whose bodies are read in their cache order. */
 export type WireApi = 'anthropic-messages' | 'openai-chat' | 'openai-responses';
@@ -133,7 +133,7 @@ export function wireApiOf(provider: string): WireApi | undefined {
   return undefined;
 }
 
-const digest = (text: string): string => createHash('sha256').update(text).digest('base64url');
+const digest = (text: string): string => hash('sha256', text, 'base64url');
 
 /**
  * A provider's request body in its cache order, or `undefined` when the provider is not one

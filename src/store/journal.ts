@@ -8,7 +8,7 @@
  *   queued, its phase, counters and first report, and the hook outcome and background when they appear;
  * - `settled`: its last entries with its result (one record), then the release of its path and slot.
  */
-import { createHash } from 'node:crypto';
+import { hash as hashOf } from 'node:crypto';
 import type { AgentPhase } from '../../machines/agent.meta.js';
 import type { AgentContext, AgentInput, AgentResult, InboxItem, InboxQueue } from '../../machines/agent.types.js';
 import type { Dialogue } from '../dialogue/dialogue.js';
@@ -66,7 +66,7 @@ export class SessionJournal {
   }
 
   private textBlob(text: string): string {
-    if (this.lastText?.text !== text) this.lastText = { text, hash: createHash('sha256').update(text, 'utf8').digest('hex') };
+    if (this.lastText?.text !== text) this.lastText = { text, hash: hashOf('sha256', text, 'hex') };
     return this.blob(this.lastText.hash, text);
   }
 
