@@ -97,10 +97,12 @@ export const superviseSubagents = fromCallback(({ self }) => {
 });
 
 /**
- * Sends an agent's report to its parent's actor a microtask later, from the agent's own actor
- * (so inspection shows who reported to whom). A microtask later: the agent's own new state
+ * Sends an agent's report to its parent's actor a microtask later (the event says who sent
+ * it: `from` is the reporting agent's path). A microtask later: the agent's own new state
  * reaches its observers (the journal) before its parent holds the report, and a cascade that
  * cancels the parent right after the child reaches the parent first, which then takes nothing.
+ * Delivered with the parent's public `send`: outside a transition, XState offers no public
+ * delivery that names a source actor.
  */
 export function relayToParent(child: AnyActorRef, event: SubagentReportEvent): void {
   const parent = child._parent;
@@ -108,13 +110,8 @@ export function relayToParent(child: AnyActorRef, event: SubagentReportEvent): v
   queueMicrotask(() => {
     if (handedOver(child.system, event)) return;
     if (parent.getSnapshot().status !== 'active') return;
-    (child.system as unknown as Relay)._relay(child, parent, event);
+    parent.send(event);
   });
-}
-
-/** XState's internal delivery between two actors of one system (what `sendTo` uses). */
-interface Relay {
-  _relay(source: AnyActorRef, target: AnyActorRef, event: SubagentReportEvent): void;
 }
 
 /**

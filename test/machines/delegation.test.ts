@@ -40,7 +40,7 @@ function lastToolResult(request: SampleInput): string {
 }
 
 describe('delegatingAgent', () => {
-  it('answers each Agent call with its subagent’s result, sent as subagent.report from the child actor to the parent actor', async () => {
+  it('answers each Agent call with its subagent’s result, sent to the parent actor as a subagent.report that names the child', async () => {
     const { model, requests } = scripted({
       '/root': [
         () => reply('', [agentCall('c1', { task_name: 'a', message: 'Task A' }), agentCall('c2', { task_name: 'b', message: 'Task B' })]),
@@ -54,9 +54,9 @@ describe('delegatingAgent', () => {
     const root = createActor(agents.logic, {
       input: agents.input({ task: 'Split the work', model: 'm' }),
       inspect: (event: InspectionEvent) => {
-        if (event.type === '@xstate.event' && event.event.type === 'subagent.report' && event.sourceRef) {
+        if (event.type === '@xstate.event' && event.event.type === 'subagent.report') {
           const pathOf = (actor: { getSnapshot(): unknown }): string => String((actor.getSnapshot() as { context?: AgentContext }).context?.input.path);
-          relayed.push(`${pathOf(event.sourceRef)} -> ${pathOf(event.actorRef)}`);
+          relayed.push(`${String((event.event as { from?: unknown }).from)} -> ${pathOf(event.actorRef)}`);
         }
       },
     }).start();
