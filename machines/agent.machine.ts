@@ -391,6 +391,11 @@ export const agentMachine = setup({
       stopReason: 'internal_error' as const,
       error: `internal error in ${context.input.path}: actor "${event.type.slice('xstate.error.actor.'.length)}" failed: ${errorText((event as { error?: unknown }).error)}`,
     })),
+    /**
+     * Takes the one result from the final context, once: the runtime's hook, the parent and the
+     * actor's output then get the same object (the host may complete it by identity).
+     */
+    takeResult: assign(({ context }) => ({ result: resultOf(context) })),
     /** Marks an outside cancellation (unless a denial or failure already explains it). */
     markCancelled: assign(({ context, event }) => ({
       status: 'cancelled' as const,
@@ -477,7 +482,7 @@ export const agentMachine = setup({
   // Stopping the agent stops this actor, which cancels the subagents still held (one small
   // actor per agent: stopping a parent must reach subagents held outside `children`).
   invoke: { id: 'subagents', src: 'superviseSubagents' },
-  // The same object releaseAndReport and the parent's report got (taken once per final context).
+  // The same object releaseAndReport and the parent's report got (`takeResult`).
   output: ({ context }) => finalResultOf(context),
   states: {
     reserved: {
@@ -768,6 +773,7 @@ export const agentMachine = setup({
       entry: [
         // A finished agent leaves no live subagents behind; theirs are reported before its own.
         { type: 'cancelSubagents', params: ({ context }) => ({ reason: `${context.input.path} finished` }) },
+        'takeResult',
         { type: 'releaseAndReport', params: ({ context }) => ({ result: finalResultOf(context), dialogue: context.dialogue }) },
         'leaveParent',
         'reportResultToParent',
@@ -781,6 +787,7 @@ export const agentMachine = setup({
         // Children first: each subagent (and its own, before it) is cancelled and reported before this agent.
         { type: 'cancelSubagents', params: ({ context, event }) => ({ reason: event.type === 'cancel' && event.reason ? event.reason : `${context.input.path} was cancelled` }) },
         'markCancelled',
+        'takeResult',
         { type: 'releaseAndReport', params: ({ context }) => ({ result: finalResultOf(context), dialogue: context.dialogue }) },
         'leaveParent',
         'reportResultToParent',
@@ -797,17 +804,9 @@ function turnReported<E>(report: (args: { context: AgentContext; event: E }) => 
   return [{ type: 'reportTurn', params: report }, { type: 'reportTurnToParent', params: report }, 'noteFirstReport'] as const;
 }
 
-/** Results by the context they were taken from: the runtime's hook and the parent get the same object. */
-const finalResults = new WeakMap<AgentContext, AgentResult>();
-
-/** The result of a settling agent, taken once per context (the host may complete it by identity). */
+/** The result a settled agent took (`takeResult`); before that, one made from its context. */
 function finalResultOf(context: AgentContext): AgentResult {
-  let result = finalResults.get(context);
-  if (!result) {
-    result = resultOf(context);
-    finalResults.set(context, result);
-  }
-  return result;
+  return context.result ?? resultOf(context);
 }
 
 /** The `Agent` call result just written, or held until an earlier call of its step has its result. */
@@ -868,6 +867,7 @@ export function initialAgentContext(input: AgentInput): AgentContext {
     value: undefined,
     repairAsked: false,
     firstReportMade: false,
+    result: undefined,
   };
 }
 

@@ -133,6 +133,11 @@ export interface AgentContext {
    * agent's first report answers its parent's `Agent` call; later ones are inbox notices.
    */
   readonly firstReportMade: boolean;
+  /**
+   * The one result, taken on entering a final state (`takeResult`): the runtime's hook, the
+   * parent's report and the actor's output are this same object. Undefined until then.
+   */
+  readonly result: AgentResult | undefined;
 }
 
 /**
