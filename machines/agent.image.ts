@@ -16,6 +16,7 @@ import type { Usage } from '../src/request/usage.js';
 import { initialAgentContext } from './agent.machine.js';
 import type { AgentPhase, AgentStateMeta } from './agent.meta.js';
 import type { AgentContext, AgentInput, InboxItem, InboxQueue, ToolStepInput } from './agent.types.js';
+import { SubagentSet, SUPERVISOR_ID } from './subagents.js';
 
 /** The image format {@link restoreAgent} reads. A newer image is refused, never guessed at. */
 export const AGENT_IMAGE_VERSION = 1;
@@ -210,6 +211,9 @@ function valueOf(path: readonly string[]): StateValue {
   return value;
 }
 
+/** The machine's name for the subagent supervisor's logic. */
+const SUPERVISOR_SRC = 'superviseSubagents';
+
 /**
  * The persisted children of the restored state: every actor its chain of states invokes, with
  * the input the machine's own definition gives it (a state whose work is tools gets the
@@ -234,6 +238,10 @@ function childrenOf(logic: AnyStateMachine, chain: readonly StateNodeLike[], con
       children[invoke.id] = { src: invoke.src, snapshot, systemId: invoke.systemId };
     }
   }
+  // A restored agent gets its subagent supervisor back (with an empty set): the host holds
+  // the agent's restored subagents in it, so stopping the agent cancels them.
+  const supervisor = logic.implementations.actors[SUPERVISOR_SRC];
+  if (supervisor) children[SUPERVISOR_ID] = { src: SUPERVISOR_SRC, snapshot: createActor(supervisor as AnyActorLogic, { input: new SubagentSet() }).getPersistedSnapshot() };
   return children;
 }
 

@@ -7,7 +7,7 @@
  * The file is pure: side effects are actors and actions the runtime provides through
  * `agentMachine.provide(...)`; the placeholders here fail loudly or do nothing.
  */
-import { and, assign, type AnyActorRef, not, sendTo, fromCallback, fromPromise, setup } from 'xstate';
+import { and, assign, type AnyActorRef, enqueueActions, not, sendTo, fromCallback, fromPromise, setup } from 'xstate';
 import { Dialogue } from '../src/dialogue/dialogue.js';
 import type { DialogueView } from '../src/dialogue/types.js';
 import { errorText } from '../src/dialogue/error-text.js';
@@ -18,7 +18,7 @@ import { failedRequestUsage } from '../src/request/failed-request.js';
 import { assertAgentInput, freezeAgentInput } from './agent.input.js';
 import { SUBAGENT_ID_PREFIX } from './subagent-ids.js';
 import type { AgentStateMeta } from './agent.meta.js';
-import { agentAt, cancelSubagents, createSubagent, releaseSubagent, relayToParent, subagentOf, subagentsOf, superviseSubagents } from './subagents.js';
+import { agentAt, cancelSubagents, releaseSubagent, relayToParent, subagentOf, SubagentSet, subagentSetOf, subagentsOf, superviseSubagents, SUPERVISOR_ID } from './subagents.js';
 import { presenterOf } from './subagent-reports.js';
 import { outputInstruction, repairInstruction } from '../src/request/output-schema.js';
 import { prefixReuseOf, requestBytesOf } from '../src/request/prefix-reuse.js';
@@ -74,9 +74,10 @@ export const agentMachine = setup({
      */
     runToolCalls: fromCallback<AgentEvent, ToolStepInput>(() => notProvided('runToolCalls')()),
     /**
-     * Lives as long as the agent and does nothing until it is stopped; then it cancels the
-     * subagents the agent still holds. XState stops only `children` when an actor is stopped,
-     * and subagents are held outside them (see machines/subagents.ts).
+     * Spawned with the agent's first subagent, it owns the set of subagents the agent holds and
+     * does nothing until it is stopped; then it cancels those still held. XState stops only
+     * `children` when an actor is stopped, and subagents are held outside them (see
+     * machines/subagents.ts).
      */
     superviseSubagents,
   },
@@ -97,11 +98,20 @@ export const agentMachine = setup({
     adoptSubagent: (_, _params: { path: string }) => {},
     /**
      * Creates a subagent's actor from the agent's own logic, with this agent as its XState
-     * parent and its path as system id, and holds it outside `children`.
+     * parent and its path as system id, and holds it outside `children`. The first one also
+     * spawns the supervisor that owns the set of held subagents: an agent that never delegates
+     * has no supervisor at all.
      */
-    spawnSubagent: ({ self, event }) => {
-      if (event.type === 'subagent.spawn') createSubagent(self, event.input, event.actorId);
-    },
+    spawnSubagent: enqueueActions<AgentContext, AgentEvent, undefined, AgentEvent, { src: 'superviseSubagents'; logic: typeof superviseSubagents; id: string }, never, never, never, never>(({ enqueue, self, event }) => {
+      if (event.type !== 'subagent.spawn') return;
+      let set = subagentSetOf(self);
+      if (!set) {
+        set = new SubagentSet();
+        enqueue.spawnChild('superviseSubagents', { id: SUPERVISOR_ID, input: set });
+      }
+      const held = set;
+      enqueue(() => void held.create(self, event.input, event.actorId));
+    }),
     /** Starts the subagent just created (after the runtime adopted it). */
     startSubagent: ({ self, event }) => {
       if (event.type === 'subagent.spawn') subagentOf(self, event.input.path)?.start();
@@ -479,9 +489,6 @@ export const agentMachine = setup({
     // A message this agent sends goes out from its own actor (addressed ones are taken per state).
     send_message: { guard: 'isMessageFromMe', actions: 'routeMessage' },
   },
-  // Stopping the agent stops this actor, which cancels the subagents still held (one small
-  // actor per agent: stopping a parent must reach subagents held outside `children`).
-  invoke: { id: 'subagents', src: 'superviseSubagents' },
   // The same object releaseAndReport and the parent's report got (`takeResult`).
   output: ({ context }) => finalResultOf(context),
   states: {

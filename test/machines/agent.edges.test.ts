@@ -9,7 +9,7 @@ import { createActor, fromPromise, toPromise } from 'xstate';
 import { agentMachine } from '../../machines/agent.machine.js';
 import { createAgentInput } from '../../machines/agent.input.js';
 import type { AgentContext, AgentResult, SampleInput, SampleOutput } from '../../machines/agent.types.js';
-import { createSubagent, subagentOf, subagentsOf } from '../../machines/subagents.js';
+import { subagentOf, subagentsOf } from '../../machines/subagents.js';
 import { ZERO_USAGE } from '../../src/request/usage.js';
 import { afterMicrotasks } from '../../src/testing/deferred.js';
 import { driveAgent } from './agent-driver.js';
@@ -58,8 +58,8 @@ describe('a failed model request', () => {
     });
     const root = createActor(logic, { input: createAgentInput({ model: 'm' }) }).start();
     // Parent delivery: the result reaches the parent as an inbox notice (no Agent call waits here).
-    const sub = createSubagent(root, createAgentInput({ model: 'm', task: 't', path: '/root/w', lifetime: 'continuable', delivery: 'parent' }));
-    sub.start();
+    root.send({ type: 'subagent.spawn', input: createAgentInput({ model: 'm', task: 't', path: '/root/w', lifetime: 'continuable', delivery: 'parent' }) });
+    const sub = subagentOf(root, '/root/w')!;
     await afterMicrotasks();
     expect(sub.getSnapshot().status).toBe('done');
     // The notice of its result opened a turn of the root (whose own request then failed too).
@@ -79,14 +79,15 @@ describe('a settled subagent leaves its parent', () => {
     });
     const root = createActor(logic, { input: createAgentInput({ model: 'm' }) }).start();
     const input = (path: string) => createAgentInput({ model: 'm', task: `work of ${path}`, path });
-    const a = createSubagent(root, input('/root/a'));
+    root.send({ type: 'subagent.spawn', input: input('/root/a') });
+    const a = subagentOf(root, '/root/a')!;
     expect(a.id).toBe('subagent:0');
-    a.start();
     await toPromise(a);
     expect(results.map((r) => `${r.path} ${r.status}`)).toContain('/root/a completed');
     expect(subagentOf(root, '/root/a')).toBeUndefined();
     expect(subagentsOf(root)).toEqual([]);
-    expect(createSubagent(root, input('/root/a')).id).toBe('subagent:0');
+    root.send({ type: 'subagent.spawn', input: input('/root/a') });
+    expect(subagentOf(root, '/root/a')?.id).toBe('subagent:0');
     root.stop();
   });
 });

@@ -5,10 +5,10 @@
  * turn) are provided to it. The oracle then reads only what the runtime exposes: `list()`,
  * `list_agents`' view, `slotsInUse`, `result`/`turn` events and what reached the parent.
  */
-import { createActor, fromCallback, type AnyActorRef } from 'xstate';
+import { createActor, setup, type AnyActorRef } from 'xstate';
 import { agentMachine } from '../../machines/agent.machine.js';
 import { listFor } from '../../machines/coordination.js';
-import { holdSubagent, subagentOf } from '../../machines/subagents.js';
+import { holdSubagent, subagentOf, SubagentSet, superviseSubagents, SUPERVISOR_ID } from '../../machines/subagents.js';
 import type { AgentEvent, AgentInput, AgentResult, TurnReport } from '../../machines/agent.types.js';
 import { RuntimeCore } from '../../src/runtime/core.js';
 import { agentCoreBuilders } from '../../src/runtime/agent-logic.js';
@@ -56,9 +56,13 @@ function sessionFor(input: AgentInput): Session {
   session.runtime.on('turn', (t) => void (t.path === input.path && session.current.turns.push(t)));
   if (input.parentPath !== null) {
     const parent = core.registry.addRoot(input.parentPath, 0);
-    // The agent's XState parent: it keeps every event the agent's actor sends it.
+    // The agent's XState parent: it keeps every event the agent's actor sends it, and holds
+    // it in a subagent supervisor as an agent that spawned it would.
     parent.actor = createActor(
-      fromCallback<AgentEvent>(({ receive }) => receive((event) => void session.current.atParent.push(event))),
+      setup({ actors: { superviseSubagents } }).createMachine({
+        invoke: { id: SUPERVISOR_ID, src: 'superviseSubagents', input: () => new SubagentSet() },
+        on: { '*': { actions: ({ event }) => void session.current.atParent.push(event as AgentEvent) } },
+      }),
     ).start();
   }
   sessions.set(input, session);

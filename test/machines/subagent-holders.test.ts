@@ -1,5 +1,5 @@
 /**
- * Where a parent keeps its live subagents (machines/subagents.ts) and the short actor ids it
+ * Where a parent keeps its live subagents (machines/subagents.ts: a set its supervisor owns) and the short actor ids it
  * hands them (machines/subagent-ids.ts): ids are recycled, only ids the holder made go back
  * to it, a released subagent is no longer found, and cancelling a parent's subagents reaches
  * only the live ones.
@@ -10,7 +10,7 @@ import { agentMachine } from '../../machines/agent.machine.js';
 import { createAgentInput } from '../../machines/agent.input.js';
 import type { AgentResult, SampleInput, SampleOutput } from '../../machines/agent.types.js';
 import { ChildIds, isSubagentActorId, SUBAGENT_ID_PREFIX } from '../../machines/subagent-ids.js';
-import { cancelSubagents, createSubagent, holdSubagent, releaseSubagent, subagentOf, subagentsOf } from '../../machines/subagents.js';
+import { cancelSubagents, holdSubagent, releaseSubagent, SubagentSet, subagentOf, subagentsOf } from '../../machines/subagents.js';
 
 describe('ChildIds', () => {
   it('hands out subagent:0, 1, ... and reuses the last one given back first', () => {
@@ -50,7 +50,7 @@ describe('ChildIds', () => {
   });
 });
 
-/** A root whose subagents wait on a model that never answers, recording every result. */
+/** A root whose subagents wait on a model that never answers, recording every result; `set` holds subagents as its supervisor's would. */
 function holder() {
   const results: AgentResult[] = [];
   const logic = agentMachine.provide({
@@ -59,17 +59,17 @@ function holder() {
   });
   const root = createActor(logic, { input: createAgentInput({ model: 'm' }) }).start();
   const input = (path: string) => createAgentInput({ model: 'm', task: `work of ${path}`, path });
-  return { root, results, input };
+  return { root, results, input, set: new SubagentSet() };
 }
 
-describe('subagent holders', () => {
+describe('subagent sets', () => {
   it('hold subagents by path, in spawn order, with the parent as XState parent and the path as system id', () => {
-    const { root, input } = holder();
-    const a = createSubagent(root, input('/root/a'));
-    const b = createSubagent(root, input('/root/b'));
-    expect(subagentsOf(root)).toEqual([a, b]);
-    expect(subagentOf(root, '/root/b')).toBe(b);
-    expect(subagentOf(root, '/root/c')).toBeUndefined();
+    const { root, input, set } = holder();
+    const a = set.create(root, input('/root/a'));
+    const b = set.create(root, input('/root/b'));
+    expect(set.list()).toEqual([a, b]);
+    expect(set.get('/root/b')).toBe(b);
+    expect(set.get('/root/c')).toBeUndefined();
     expect(a._parent).toBe(root);
     expect([a.id, b.id]).toEqual(['subagent:0', 'subagent:1']);
     // Created, not started: the agent starts them once the runtime adopted them.
@@ -79,71 +79,85 @@ describe('subagent holders', () => {
     root.stop();
   });
 
-  it('know nothing of a parent that never held a subagent', () => {
-    const { root } = holder();
-    expect(subagentsOf(root)).toEqual([]);
-    expect(subagentOf(root, '/root/a')).toBeUndefined();
-    root.stop();
-  });
-
   it('give back an id they made when its subagent is released, and no other', () => {
-    const { root, input } = holder();
-    const a = createSubagent(root, input('/root/a'));
-    createSubagent(root, input('/root/b'));
-    releaseSubagent(a, '/root/a');
+    const { root, input, set } = holder();
+    const a = set.create(root, input('/root/a'));
+    set.create(root, input('/root/b'));
+    set.release(a, '/root/a');
     // The runtime hands out ids of its own (here one equal to the id just freed): releasing
-    // its subagent must not give that id to this holder a second time.
-    const given = createSubagent(root, input('/root/r'), 'subagent:0');
+    // its subagent must not give that id to this set a second time.
+    const given = set.create(root, input('/root/r'), 'subagent:0');
     expect(given.id).toBe('subagent:0');
-    releaseSubagent(given, '/root/r');
-    expect([createSubagent(root, input('/root/c')).id, createSubagent(root, input('/root/d')).id]).toEqual(['subagent:0', 'subagent:2']);
+    set.release(given, '/root/r');
+    expect([set.create(root, input('/root/c')).id, set.create(root, input('/root/d')).id]).toEqual(['subagent:0', 'subagent:2']);
     root.stop();
   });
 
   it('release only the subagent held at that path', () => {
-    const { root, input } = holder();
-    const a = createSubagent(root, input('/root/a'));
-    const b = createSubagent(root, input('/root/b'));
-    releaseSubagent(a, '/root/b');
-    expect(subagentsOf(root)).toEqual([a, b]);
-    releaseSubagent(root, '/root');
-    releaseSubagent(a, '/root/a');
-    releaseSubagent(a, '/root/a');
-    expect(subagentsOf(root)).toEqual([b]);
-    expect(createSubagent(root, input('/root/c')).id).toBe('subagent:0');
-    expect(createSubagent(root, input('/root/e')).id).toBe('subagent:2');
-    root.stop();
-  });
-
-  it('hold an actor created elsewhere (a resumed subagent)', () => {
-    const { root, input } = holder();
-    const resumed: AnyActorRef = createActor(agentMachine, { input: input('/root/r'), parent: root, id: 'subagent:9' });
-    holdSubagent(root, '/root/r', resumed);
-    expect(subagentOf(root, '/root/r')).toBe(resumed);
-    releaseSubagent(resumed, '/root/r');
-    expect(subagentsOf(root)).toEqual([]);
+    const { root, input, set } = holder();
+    const a = set.create(root, input('/root/a'));
+    const b = set.create(root, input('/root/b'));
+    set.release(a, '/root/b');
+    expect(set.list()).toEqual([a, b]);
+    set.release(root, '/root');
+    set.release(a, '/root/a');
+    set.release(a, '/root/a');
+    expect(set.list()).toEqual([b]);
+    expect(set.create(root, input('/root/c')).id).toBe('subagent:0');
+    expect(set.create(root, input('/root/e')).id).toBe('subagent:2');
     root.stop();
   });
 
   it('cancel only the subagents still running, with the reason given', () => {
-    const { root } = holder();
+    const { set } = holder();
     const sent: string[] = [];
     const stub = (path: string, status: string) =>
       ({ getSnapshot: () => ({ status }), send: (event: { type: string; reason?: string }) => void sent.push(`${path} ${event.type} ${event.reason}`) }) as unknown as AnyActorRef;
-    holdSubagent(root, '/root/done', stub('/root/done', 'done'));
-    holdSubagent(root, '/root/live', stub('/root/live', 'active'));
-    holdSubagent(root, '/root/stopped', stub('/root/stopped', 'stopped'));
-    cancelSubagents(root, 'the parent finished');
+    set.hold('/root/done', stub('/root/done', 'done'));
+    set.hold('/root/live', stub('/root/live', 'active'));
+    set.hold('/root/stopped', stub('/root/stopped', 'stopped'));
+    set.cancelAll('the parent finished');
     expect(sent).toEqual(['/root/live cancel the parent finished']);
   });
+});
 
-  it('cancel real subagents with their own results, the reason as the error', () => {
+describe('an agent holding subagents', () => {
+  it('has no supervisor and knows no subagent until it spawns one', () => {
+    const { root, input } = holder();
+    expect(Object.keys(root.getSnapshot().children)).toEqual([]);
+    expect(subagentsOf(root)).toEqual([]);
+    expect(subagentOf(root, '/root/a')).toBeUndefined();
+    expect(() => holdSubagent(root, '/root/r', root)).toThrow(/no subagent supervisor/);
+    root.send({ type: 'subagent.spawn', input: input('/root/a') });
+    expect(Object.keys(root.getSnapshot().children)).toEqual(['subagents']);
+    expect(subagentsOf(root)).toEqual([subagentOf(root, '/root/a')]);
+    root.stop();
+  });
+
+  it('holds an actor created elsewhere (a resumed subagent)', () => {
+    const { root, input } = holder();
+    root.send({ type: 'subagent.spawn', input: input('/root/a') });
+    const resumed: AnyActorRef = createActor(agentMachine, { input: input('/root/r'), parent: root, id: 'subagent:9' });
+    holdSubagent(root, '/root/r', resumed);
+    expect(subagentOf(root, '/root/r')).toBe(resumed);
+    releaseSubagent(resumed, '/root/r');
+    expect(subagentsOf(root).map((c) => c.id)).toEqual(['subagent:0']);
+    root.stop();
+  });
+
+  it('cancels real subagents with their own results, the reason as the error', () => {
     const { root, results, input } = holder();
-    const a = createSubagent(root, input('/root/a'));
-    a.start();
+    root.send({ type: 'subagent.spawn', input: input('/root/a') });
     cancelSubagents(root, 'no longer needed');
     expect(results.map((r) => [r.path, r.status, r.error])).toEqual([['/root/a', 'cancelled', 'no longer needed']]);
     expect(subagentsOf(root)).toEqual([]);
     root.stop();
+  });
+
+  it('cancels its subagents when it is stopped, through its supervisor', () => {
+    const { root, results, input } = holder();
+    root.send({ type: 'subagent.spawn', input: input('/root/a') });
+    root.stop();
+    expect(results.map((r) => [r.path, r.status, r.error])).toEqual([['/root/a', 'cancelled', 'its parent agent was stopped']]);
   });
 });
