@@ -7,12 +7,13 @@
  * Every model request of a capped agent is estimated and held before it is sent, and every
  * spawn carves and returns; the figure is the median, over interleaved pairs, of each pair's
  * ratio of process CPU time (as otel.bench.ts measures, for the same reason: wall time on a
- * shared machine mostly measures waiting for a core).
+ * shared machine mostly measures waiting for a core). Its spread over the pairs is printed too
+ * (`.p10`, `.p90`): a median inside a wide spread says the run was noisy, not that it moved.
  */
 import { scriptedModel } from '../src/model/scripted.js';
 import { DEFAULT_MAX_SETTLED } from '../src/runtime/retention.js';
 import { createRuntime } from '../src/runtime/runtime.js';
-import { median } from './measure.js';
+import { median, quantile } from './measure.js';
 import type { BenchFigures } from './run.js';
 
 const AGENTS = 1_000;
@@ -56,5 +57,9 @@ export default async function run(): Promise<BenchFigures> {
     const [withBudgets, without] = budgetsFirst ? [first, second] : [second, first];
     ratios.push(withBudgets / without);
   }
-  return [['budget.overhead.ratio', median(ratios)]];
+  return [
+    ['budget.overhead.ratio', median(ratios)],
+    ['budget.overhead.ratio.p10', quantile(ratios, 0.1)],
+    ['budget.overhead.ratio.p90', quantile(ratios, 0.9)],
+  ];
 }

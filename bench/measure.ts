@@ -10,6 +10,12 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
+/** The `q` quantile (0..1) of a list of numbers, by nearest rank (the spread of a figure's samples). */
+export function quantile(values: readonly number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+}
+
 /**
  * Median time in ms of `fn`, each sample running it `inner` times (to lift tiny operations
  * above timer resolution), after `warmup` unmeasured samples.
