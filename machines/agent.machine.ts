@@ -845,7 +845,7 @@ export function subagentReportOf(context: AgentContext, report: SubagentReport):
 }
 
 /** The inbox notice a subagent's report becomes, worded by the actor system's presenter. */
-function noticeOf(event: AgentEvent, system: object): InboxItem | undefined {
+function noticeOf(event: AgentEvent, system: AnyActorRef['system']): InboxItem | undefined {
   if (event.type !== 'subagent.report') return undefined;
   return { text: presenterOf(system).notice(event.report), origin: { kind: 'notice', from: event.from } };
 }

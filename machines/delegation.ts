@@ -31,6 +31,10 @@ import type { DelegatingTelemetryOptions } from '../src/otel/types.js';
 import type { RuntimeTool } from '../src/policy/runtime-tool.js';
 import { outcomeCode, traceAgentEnd, traceChatEnd, traceChatStart } from './agent-trace.js';
 import { AgentSessionIds } from './agent-session-ids.js';
+import { treeServiceOf } from './tree-service.js';
+
+/** The system id of a `delegatingAgent` tree's session id issuer (no agent path starts this way). */
+const SESSION_IDS_ID = 'subagent-actors:session-ids';
 
 /** One model request: the agent's head and dialogue in, its reply out. Abort when `signal` aborts. */
 export type ModelFunction = (request: SampleInput, signal: AbortSignal) => ModelResponse | Promise<ModelResponse>;
@@ -151,13 +155,8 @@ export function delegatingAgent(options: DelegatingAgentOptions): DelegatingAgen
   } catch (error) {
     throw new DelegatingAgentError(`delegatingAgent: ${errorText(error)}`);
   }
-  // One issuer per tree (actor system): its root holds count 0 (its id is the harness's).
-  const issuers = new WeakMap<object, AgentSessionIds>();
-  const sessionIdIn = (system: object, treeId: string): string => {
-    let ids = issuers.get(system);
-    if (!ids) issuers.set(system, (ids = new AgentSessionIds(treeId, 1)));
-    return ids.issue();
-  };
+  // One issuer per tree, held in the tree's system: its root holds count 0 (its id is the harness's).
+  const sessionIdIn = (agent: AnyActorRef, treeId: string): string => treeServiceOf(agent, SESSION_IDS_ID, () => new AgentSessionIds(treeId, 1)).issue();
   const choices: SpawnChoices = { hasSummaries: summarize !== undefined, lifetime, tracer, sessionIdIn };
   const untraced = agentMachine.provide({
     actors: {
@@ -238,7 +237,7 @@ interface SpawnChoices {
   readonly lifetime: Lifetime | undefined;
   readonly tracer: DelegationTracer | undefined;
   /** A new subagent's own session id, issued in spawn order across its tree (as `createRuntime` does). */
-  readonly sessionIdIn: (system: object, treeId: string) => string;
+  readonly sessionIdIn: (agent: AnyActorRef, treeId: string) => string;
 }
 
 /**
@@ -350,7 +349,7 @@ function spawn(agent: AnyActorRef, step: ToolStepScope, callId: string, args: Ag
   const mode = contextModeOf(spec);
   const input: AgentInput = agentInput({
     path,
-    sessionId: choices.sessionIdIn(agent.system, parent.input.treeId),
+    sessionId: choices.sessionIdIn(agent, parent.input.treeId),
     treeId: parent.input.treeId,
     role: args.role,
     task: args.message,

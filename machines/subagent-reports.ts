@@ -8,6 +8,8 @@ import type { AgentResult, SubagentReport, SubagentReportEvent, ToolOutcome, Tur
 import type { JsonValue } from '../src/dialogue/entry.js';
 import type { Usage } from '../src/request/usage.js';
 import { canonicalJson } from '../src/request/canonical.js';
+import type { AnyActorRef } from 'xstate';
+import { setTreeService, treeService, type TreeSystem } from './tree-service.js';
 
 /**
  * A metadata field the parent model can be shown with a subagent's result. Every field is
@@ -228,27 +230,33 @@ export interface ReportSettings {
   readonly handOver?: (event: SubagentReportEvent) => boolean;
 }
 
-const settings = new WeakMap<object, ReportSettings>();
+/** The system id of a tree's report settings (no agent path starts this way). */
+export const REPORT_SETTINGS_ID = 'subagent-actors:report-settings';
 
 /**
- * Sets how every agent of one actor system handles its subagents' reports (a runtime does
- * this for its tree; an embedder who keeps the default wording never needs to).
+ * Sets how every agent of one tree handles its subagents' reports (a runtime does this for
+ * its tree; an embedder who keeps the default wording never needs to). `agent` is any agent
+ * of the tree, usually its root; the settings are held by a small actor registered in the
+ * tree's system, so they last as long as the tree does.
  *
  * @example
  * ```ts
- * configureReports(root.system, { presenter: reportPresenter(['agent_id', 'status', 'usage']) });
+ * configureReports(root, { presenter: reportPresenter(['agent_id', 'status', 'usage']) });
  * ```
  */
-export function configureReports(system: object, value: ReportSettings): void {
-  settings.set(system, value);
+export function configureReports(agent: AnyActorRef, value: ReportSettings): void {
+  if (typeof agent !== 'object' || agent === null || typeof (agent as Partial<AnyActorRef>).send !== 'function' || typeof (agent as Partial<AnyActorRef>).system !== 'object') {
+    throw new TypeError('configureReports takes an agent of the tree (its root actor), not its system: configureReports(root, settings)');
+  }
+  setTreeService(agent, REPORT_SETTINGS_ID, value);
 }
 
 /** The presenter of an actor system (the default wording unless one was set). */
-export function presenterOf(system: object): ReportPresenter {
-  return settings.get(system)?.presenter ?? DEFAULT_PRESENTER;
+export function presenterOf(system: TreeSystem): ReportPresenter {
+  return treeService<ReportSettings>(system, REPORT_SETTINGS_ID)?.presenter ?? DEFAULT_PRESENTER;
 }
 
 /** Hands a report to the host when the system's settings take it; true when taken. */
-export function handedOver(system: object, event: SubagentReportEvent): boolean {
-  return settings.get(system)?.handOver?.(event) === true;
+export function handedOver(system: TreeSystem, event: SubagentReportEvent): boolean {
+  return treeService<ReportSettings>(system, REPORT_SETTINGS_ID)?.handOver?.(event) === true;
 }

@@ -101,7 +101,7 @@ export class Lifecycle {
     const span = this.parts.trace ? traceAgentStart(this.parts.trace, started.context.input, this.parts.replayed?.get(record.path)?.spawn.trace) : undefined;
     if (journal) this.journalStart(journal, record.path, started, span);
     // The tree's agents word their subagents' reports with this runtime's metadata choice.
-    if (record.parentPath === null) configureReports(actor.system, { presenter: this.parts.presenter, handOver: (event) => this.parts.handOver(event) });
+    if (record.parentPath === null) configureReports(actor, { presenter: this.parts.presenter, handOver: (event) => this.parts.handOver(event) });
     if (record.parentPath !== null && this.parts.events.stream.active) {
       this.parts.events.stream.publish({
         type: 'subagent-spawned',

@@ -335,7 +335,7 @@ describe('delegatingAgent coordination calls', () => {
     });
     const root = createActor(agents.logic, { input: agents.input({ task: 'Coordinate', model: 'm' }) });
     const taken = gate<SubagentReportEvent>();
-    configureReports(root.system, { handOver: (event) => (taken.open(event), true) });
+    configureReports(root, { handOver: (event) => (taken.open(event), true) });
     root.start();
     const event = await taken.promise;
     expect(event).toMatchObject({ type: 'subagent.report', from: '/root/a', callId: 'c1', report: { kind: 'result' } });

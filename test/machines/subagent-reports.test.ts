@@ -162,21 +162,29 @@ describe('texts the parent reads', () => {
 
 describe('per-system report settings', () => {
   it('uses the default wording until a system sets its own, and hands over only what its host takes', () => {
-    const system = createActor(fromCallback(() => {})).system;
+    const root = createActor(fromCallback(() => {}));
+    const system = root.system;
     expect(presenterOf(system).notice({ kind: 'result', result })).toBe(settlementNotice(result));
     const event: SubagentReportEvent = { type: 'subagent.report', from: '/root/finder', callId: null, report: { kind: 'result', result } };
     expect(handedOver(system, event)).toBe(false);
     const taken: SubagentReportEvent[] = [];
     const presenter = reportPresenter(['agent_id']);
-    configureReports(system, { presenter, handOver: (e) => (taken.push(e), e.from === '/root/finder') });
+    configureReports(root, { presenter, handOver: (e) => (taken.push(e), e.from === '/root/finder') });
     expect(presenterOf(system)).toBe(presenter);
     expect(handedOver(system, event)).toBe(true);
     expect(handedOver(system, { ...event, from: '/root/other' })).toBe(false);
     expect(taken).toHaveLength(2);
-    configureReports(system, {});
+    configureReports(root, {});
     expect(presenterOf(system).notice({ kind: 'result', result })).toBe(settlementNotice(result));
     // A system with a presenter and no hand-over keeps every report.
-    configureReports(system, { presenter });
+    configureReports(root, { presenter });
     expect(handedOver(system, event)).toBe(false);
+    // The settings belong to the tree: another tree keeps the default wording.
+    expect(presenterOf(createActor(fromCallback(() => {})).system)).not.toBe(presenter);
+  });
+
+  it('takes an agent of the tree, not its system', () => {
+    const root = createActor(fromCallback(() => {}));
+    expect(() => configureReports(root.system as never, {})).toThrow(/takes an agent of the tree/);
   });
 });

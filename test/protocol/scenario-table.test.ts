@@ -115,7 +115,7 @@ async function onDelegatingAgent(s: Scenario): Promise<Observed> {
   const path = s.hostSpawn ? '/root/w' : '/root';
   if (s.root === 'one-shot') {
     const root = createActor(logic, { input: agents.input({ task: 'Coordinate the work', model: 'm', path, sessionId: TREE_ID }) });
-    configureReports(root.system, { presenter: reportPresenter(SHARED_METADATA) });
+    configureReports(root, { presenter: reportPresenter(SHARED_METADATA) });
     root.start();
     const done = toPromise(root);
     if (s.holdSummary) await settledOnce(root, () => answeredCalls((root.getSnapshot().context as AgentContext).dialogue) >= 2);
@@ -124,7 +124,7 @@ async function onDelegatingAgent(s: Scenario): Promise<Observed> {
     return { answers: seen.answers, ending: ending(result) };
   }
   const root = createActor(logic, { input: agents.input({ model: 'm', sessionId: TREE_ID }) });
-  configureReports(root.system, { presenter: reportPresenter(SHARED_METADATA) });
+  configureReports(root, { presenter: reportPresenter(SHARED_METADATA) });
   root.start();
   root.send({ type: 'inbox', item: { text: 'Coordinate the work', origin: { kind: 'person' } } });
   await settledOnce(root, () => turns.length > 0);
