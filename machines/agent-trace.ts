@@ -41,6 +41,8 @@ export function traceChatStart(
   at: { readonly path: string; readonly model: string; readonly provider: string; readonly turn: number; readonly step: number },
   content: () => { readonly system: string; readonly entries: Iterable<Entry> },
 ): void {
+  // Without recorded contents nothing reads them: no closure or copy per request.
+  if (!trace.recordContent) return trace.chatStarted(at);
   trace.chatStarted({
     ...at,
     content: () => {
@@ -53,13 +55,10 @@ export function traceChatStart(
 /** Ends a request's `chat` span with its reply. */
 export function traceChatEnd(trace: TraceBuilder, path: string, response: ModelResponse): void {
   const finishReason = response.stopReason ?? (response.toolCalls.length > 0 ? 'tool_call' : 'stop');
+  // The reply's usage is read, not copied; the output closure exists only when contents are recorded.
+  if (!trace.recordContent) return trace.chatEnded(path, { usage: response.usage, finishReason });
   trace.chatEnded(path, {
-    usage: {
-      inputTokens: response.usage.inputTokens,
-      outputTokens: response.usage.outputTokens,
-      cacheReadTokens: response.usage.cacheReadTokens,
-      cacheWriteTokens: response.usage.cacheWriteTokens,
-    },
+    usage: response.usage,
     finishReason,
     output: () => [{ ...assistantMessage(response.text, response.toolCalls), finish_reason: finishReason }],
   });

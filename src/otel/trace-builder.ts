@@ -8,7 +8,7 @@
  * only hosts that trace need it installed.
  */
 import type * as OtelApiModule from '@opentelemetry/api';
-import type { Attributes, Context, Link, Span, SpanContext, Tracer } from '@opentelemetry/api';
+import type { Attributes, Context, Link, Span, SpanContext, SpanOptions, Tracer } from '@opentelemetry/api';
 import { GenAi, Sa, SaEvents } from './attributes.js';
 import type { AgentEnd, AgentStart, ChatEnd, ChatRetry, ChatStart, EventAttributes, SpanRef, TelemetryOptions, ToolEnd, ToolStart, TracerLike } from './types.js';
 
@@ -118,7 +118,10 @@ export class TraceBuilder {
     if (this.recordContent && typeof start.task === 'string') attributes[GenAi.inputMessages] = JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: start.task }] }]);
     const early = this.early.get(start.path);
     this.early.delete(start.path);
-    const span = this.tracer.startSpan(`invoke_agent ${name}`, { kind: SPAN_KIND_INTERNAL, attributes, ...(links.length > 0 ? { links } : {}), ...(early ? { startTime: early.at } : {}) }, parentContext);
+    const options: SpanOptions = { kind: SPAN_KIND_INTERNAL, attributes };
+    if (links.length > 0) options.links = links;
+    if (early) options.startTime = early.at;
+    const span = this.tracer.startSpan(`invoke_agent ${name}`, options, parentContext);
     this.agents.set(start.path, { span, parent: parentContext, context: undefined, name, start, turn: undefined, tools: new Map(), pendingLinks: [], reported: start.previous !== undefined });
     if (early) this.chatStarted(early.start, early.at);
     return refOf(span.spanContext());
@@ -167,9 +170,12 @@ export class TraceBuilder {
       attributes[GenAi.inputMessages] = JSON.stringify(content.messages);
     }
     const links = agent.pendingLinks;
-    agent.pendingLinks = [];
+    if (links.length > 0) agent.pendingLinks = [];
     const parent = this.contextOf(under);
-    const span = this.tracer.startSpan(`chat ${start.model}`, { kind: SPAN_KIND_CLIENT, attributes, ...(links.length > 0 ? { links } : {}), ...(startTime !== undefined ? { startTime } : {}) }, parent);
+    const options: SpanOptions = { kind: SPAN_KIND_CLIENT, attributes };
+    if (links.length > 0) options.links = links;
+    if (startTime !== undefined) options.startTime = startTime;
+    const span = this.tracer.startSpan(`chat ${start.model}`, options, parent);
     this.chats.get(start.path)?.span.end();
     this.chats.set(start.path, { span, parent, context: undefined });
   }

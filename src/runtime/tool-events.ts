@@ -68,14 +68,15 @@ export async function executeToolWithEvents(core: RuntimeCore, input: ToolInput,
   const trace = core.trace;
   if (!core.events.stream.active && !trace) return executeTool(core, input, signal, answers);
   const { path, call } = input;
-  core.events.publish({ type: 'tool-call-started', path, callId: call.id, toolName: call.name, args: call.arguments });
+  // Traced without an iterator, no event object is built for nobody.
+  if (core.events.stream.active) core.events.publish({ type: 'tool-call-started', path, callId: call.id, toolName: call.name, args: call.arguments });
   trace?.toolStarted({ path, callId: call.id, toolName: call.name, args: call.arguments });
   let done = false;
   const finish = (content: string, isError: boolean, cancelled: boolean): void => {
     if (done) return;
     done = true;
     forget();
-    core.events.publish({ type: 'tool-call-finished', path, callId: call.id, toolName: call.name, content, isError, cancelled });
+    if (core.events.stream.active) core.events.publish({ type: 'tool-call-finished', path, callId: call.id, toolName: call.name, content, isError, cancelled });
     trace?.toolEnded(path, call.id, { content, isError, cancelled, errorCode: isError ? outcomeCode(content, cancelled) : undefined });
   };
   const forget = signal.aborted ? () => {} : onStepAbort(signal, () => finish(CANCELLED_CALL, true, true));
