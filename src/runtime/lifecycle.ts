@@ -101,7 +101,7 @@ export class Lifecycle {
     const span = this.parts.trace ? traceAgentStart(this.parts.trace, started.context.input, this.parts.replayed?.get(record.path)?.spawn.trace) : undefined;
     if (journal) this.journalStart(journal, record.path, started, span);
     // The tree's agents word their subagents' reports with this runtime's metadata choice.
-    if (record.parentPath === null) configureReports(actor, { presenter: this.parts.presenter, handOver: (event) => this.parts.handOver(event) });
+    if (record.parentPath === null) configureReports(actor, { presenter: this.parts.presenter, handOver: (event) => this.failure !== undefined || this.parts.handOver(event) });
     if (record.parentPath !== null && this.parts.events.stream.active) {
       this.parts.events.stream.publish({
         type: 'subagent-spawned',
@@ -116,6 +116,8 @@ export class Lifecycle {
     }
     actor.subscribe({
       next: (snapshot: { value: unknown; context: AgentContext; getMeta(): Record<string, unknown> }) => {
+        // A halted session's actors stop where they are: what they do after is nobody's news.
+        if (this.failure) return;
         context = snapshot.context;
         if (context.usage !== usage) {
           // The usage it starts with is not news; only what it spends from here on is.
@@ -201,10 +203,10 @@ export class Lifecycle {
     if (this.failure) return;
     this.failure = error;
     this.rejectWaiters(error);
-    // Reverse reservation order stops every subagent before its parent, so no parent's stop
-    // cancels anything. `stop()` refuses actors with a parent; XState's internal `_stop` is
-    // the same procedure without that check.
-    for (const record of [...this.parts.registry.all()].reverse()) (record.actor as unknown as { _stop?: () => void } | undefined)?._stop?.();
+    // Stopping each tree's root (an actor without an XState parent) stops the tree: its
+    // subagents are cancelled by their parents' supervisors, and what they report goes nowhere
+    // (a failed session observes no snapshot, delivers no result and hands over every report).
+    for (const record of this.parts.registry.all()) if (record.actor && record.actor._parent === undefined) record.actor.stop();
     this.busy.clear();
     this.parts.trace?.endAll('session_halted');
     this.parts.events.emit('halted', { error });

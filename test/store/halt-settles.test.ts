@@ -14,14 +14,17 @@ const work = mkdtempSync(join(tmpdir(), 'halt-settles-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /** A model whose every request waits until aborted; `started` resolves on each new request. */
-function hangingModel(): ModelAdapter & { started: (path: string) => Promise<void> } {
+function hangingModel(): ModelAdapter & { started: (path: string) => Promise<void>; aborted: Set<string> } {
   const waiting = new Map<string, () => void>();
   const seen = new Set<string>();
+  const aborted = new Set<string>();
   return {
     name: 'hanging',
+    aborted,
     started: (path) => (seen.has(path) ? Promise.resolve() : new Promise<void>((resolve) => waiting.set(path, resolve))),
     sample(_request, context: SampleContext) {
       seen.add(context.agentPath);
+      context.signal.addEventListener('abort', () => aborted.add(context.agentPath), { once: true });
       waiting.get(context.agentPath)?.();
       return new Promise((_, reject) => context.signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true }));
     },
@@ -66,5 +69,31 @@ describe('a failed store settles what the host awaits', () => {
     await expect(runtime.result('/root/job')).rejects.toBe(failure);
     // Unhandled rejections would fail this file (vitest reports them); let them surface.
     await new Promise<void>((resolve) => setImmediate(resolve));
+  });
+
+  it('stops every agent of the tree, nested subagents included: each request is aborted and no result or turn is reported', async () => {
+    const dir = join(work, 'c');
+    const store = createJsonlStore({ dir, fsync: 'never' });
+    const model = hangingModel();
+    const runtime = createRuntime({ model, store });
+    const results: string[] = [];
+    const turns: string[] = [];
+    runtime.on('result', (r) => results.push(r.path));
+    runtime.on('turn', (t) => turns.push(t.path));
+    const prompt = runtime.prompt('work');
+    await model.started('/root');
+    const job = await runtime.spawn('/root', { task_name: 'job', message: 'do it' });
+    const nested = await runtime.spawn('/root/job', { task_name: 'deep', message: 'and this' });
+    await model.started('/root/job/deep');
+    const failure = new StoreError('store_failed', 'disk gone');
+    failStore(store, failure);
+    await expect(prompt).rejects.toBe(failure);
+    await expect(job.result).rejects.toBe(failure);
+    await expect(nested.result).rejects.toBe(failure);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    expect([...model.aborted].sort()).toEqual(['/root', '/root/job', '/root/job/deep']);
+    expect(results).toEqual([]);
+    expect(turns).toEqual([]);
+    await runtime.whenQuiet();
   });
 });
