@@ -239,24 +239,17 @@ export class BudgetLedger {
     if (account.deadline !== undefined && now >= account.deadline) {
       return new BudgetError('wallMs', 0, 0, `the time budget ran out ${formatAmount('wallMs', now - account.deadline)} ago`);
     }
-    const tokens = estimate.inputTokens + estimate.outputTokens;
-    const wanted: Array<[PooledDimension, number]> = [
-      ['steps', 1],
-      ['tokens', tokens],
-    ];
-    if (account.price) wanted.push(['costUsd', costOf({ inputTokens: estimate.inputTokens, outputTokens: estimate.outputTokens, cacheReadTokens: 0, cacheWriteTokens: 0, requests: 1, retries: 0 }, account.price)]);
+    // Checked in a fixed order (steps, tokens, cost) without a table per request: this runs
+    // before every model request of a capped agent.
+    const { steps, tokens, costUsd } = account.holders;
+    const tokenAmount = estimate.inputTokens + estimate.outputTokens;
+    const costAmount = account.price && costUsd ? costOf({ inputTokens: estimate.inputTokens, outputTokens: estimate.outputTokens, cacheReadTokens: 0, cacheWriteTokens: 0, requests: 1, retries: 0 }, account.price) : 0;
+    const refused = (steps && refusal(path, steps, 1, estimate)) || (tokens && refusal(path, tokens, tokenAmount, estimate)) || (costUsd && account.price && refusal(path, costUsd, costAmount, estimate));
+    if (refused) return refused;
     const holds: Array<readonly [Pool, number]> = [];
-    for (const [dimension, amount] of wanted) {
-      const pool = account.holders[dimension];
-      if (!pool) continue;
-      if (amount > pool.remaining) {
-        const left = Math.max(0, pool.remaining);
-        const whose = pool.owner === path ? 'its' : `${pool.owner}'s`;
-        const need = dimension === 'tokens' ? `${formatAmount(dimension, amount)} (input estimate ${estimate.inputTokens} + output limit ${estimate.outputTokens})` : formatAmount(dimension, amount);
-        return new BudgetError(dimension, amount, left, `the next model request could use ${need}, more than ${whose} ${dimension} budget has left (${formatAmount(dimension, left)} of ${formatAmount(dimension, pool.limit)})`);
-      }
-      holds.push([pool, amount]);
-    }
+    if (steps) holds.push([steps, 1]);
+    if (tokens) holds.push([tokens, tokenAmount]);
+    if (costUsd && account.price) holds.push([costUsd, costAmount]);
     for (const [pool, amount] of holds) pool.reserved += amount;
     return { path, holds };
   }
@@ -295,7 +288,10 @@ export class BudgetLedger {
   /** Whether any account is capped at all (the runtime skips estimates when none is). */
   capped(path: string): boolean {
     const account = this.accounts.get(path);
-    return account !== undefined && (account.deadline !== undefined || POOLED.some((d) => account.holders[d] !== undefined));
+    if (account === undefined) return false;
+    if (account.deadline !== undefined) return true;
+    for (const dimension of POOLED) if (account.holders[dimension] !== undefined) return true;
+    return false;
   }
 
   private charge(account: BudgetAccount, delta: Usage): void {
@@ -315,6 +311,16 @@ export class BudgetLedger {
     pool.warned = true;
     this.onWarning({ path: pool.owner, by, dimension: pool.dimension, limit: pool.limit, used: pool.used, remaining: Math.max(0, pool.remaining) });
   }
+}
+
+/** The error refusing a request that could use `amount` of `pool`, or undefined when it fits. */
+function refusal(path: string, pool: Pool, amount: number, estimate: RequestEstimate): BudgetError | undefined {
+  if (amount <= pool.remaining) return undefined;
+  const dimension = pool.dimension;
+  const left = Math.max(0, pool.remaining);
+  const whose = pool.owner === path ? 'its' : `${pool.owner}'s`;
+  const need = dimension === 'tokens' ? `${formatAmount(dimension, amount)} (input estimate ${estimate.inputTokens} + output limit ${estimate.outputTokens})` : formatAmount(dimension, amount);
+  return new BudgetError(dimension, amount, left, `the next model request could use ${need}, more than ${whose} ${dimension} budget has left (${formatAmount(dimension, left)} of ${formatAmount(dimension, pool.limit)})`);
 }
 
 function positiveDelta(after: Usage, before: Usage): Usage {
