@@ -208,9 +208,14 @@ export const agentMachine = setup({
       stopReason: 'summary_failed' as const,
       error: errorText(params.error),
     })),
-    /** Seeds the dialogue: copied entries, then background, then the framed initial task. */
-    seedDialogue: assign(({ context }) => {
-      const task = context.acceptedTask ?? context.input.task ?? '';
+    /**
+     * Seeds the dialogue: copied entries, then background, then the framed initial task. Given
+     * the accepted task (no summary to wait for), it also keeps it as `acceptTask` does: one
+     * context update where two ran, on every spawn.
+     */
+    seedDialogue: assign(({ context }, params: { task?: string } | undefined) => {
+      const accepted = params?.task !== undefined ? { acceptedTask: params.task } : {};
+      const task = params?.task ?? context.acceptedTask ?? context.input.task ?? '';
       let dialogue = context.input.snapshot ? Dialogue.seeded(context.input.snapshot.entries) : Dialogue.empty();
       const from = context.input.parentPath ?? context.input.path;
       if (context.background !== undefined) {
@@ -228,7 +233,7 @@ export const agentMachine = setup({
           opensTurn: context.background === undefined,
         }),
       );
-      return { dialogue, turnOpenedBy: { kind: 'task' as const, from } };
+      return { ...accepted, dialogue, turnOpenedBy: { kind: 'task' as const, from } };
     }),
     /** Opens a new turn with the inbox item (or message) that woke an idle agent. */
     openTurnWithItem: assign(({ context, event }) => {
@@ -345,19 +350,22 @@ export const agentMachine = setup({
     /** Counts a finished turn. */
     finishTurn: assign(({ context }) => ({ turnsCompleted: context.turnsCompleted + 1, step: 0, repairAsked: false })),
     /**
-     * Marks a normal completion, or `invalid_output` when the final answer still missed the
-     * output schema after its repair request.
+     * Counts the finished turn (as `finishTurn` does) and marks a normal completion, or
+     * `invalid_output` when the final answer still missed the output schema after its repair
+     * request: one context update where two ran, on every one-shot agent's last reply.
      */
     markCompleted: assign(({ context }, params: { output?: SampleOutput }) => {
+      const turn = { turnsCompleted: context.turnsCompleted + 1, step: 0, repairAsked: false };
       const check = params.output?.output;
       if (check?.valid === false) {
         return {
+          ...turn,
           status: 'failed' as const,
           stopReason: 'invalid_output' as const,
           error: `the final answer did not match the output schema after one repair request: ${check.errors}`,
         };
       }
-      return { status: 'completed' as const, stopReason: context.closeRequested ? ('closed' as const) : ('completed' as const) };
+      return { ...turn, status: 'completed' as const, stopReason: context.closeRequested ? ('closed' as const) : ('completed' as const) };
     }),
     /** Marks a close of an idle continuable agent. */
     markClosed: assign({ status: 'completed' as const, stopReason: 'closed' as const }),
@@ -509,7 +517,7 @@ export const agentMachine = setup({
             {
               guard: 'hasNoTaskHooks',
               target: '#agent.running',
-              actions: [{ type: 'acceptTask', params: ({ context }) => ({ task: context.input.task ?? '' }) }, 'seedDialogue'],
+              actions: { type: 'seedDialogue', params: ({ context }) => ({ task: context.input.task ?? '' }) },
             },
             { target: 'runningHooks' },
           ],
@@ -547,8 +555,7 @@ export const agentMachine = setup({
               {
                 target: '#agent.running',
                 actions: [
-                  { type: 'acceptTask', params: ({ context, event }) => ({ task: event.output.allow ? (event.output.task ?? context.input.task ?? '') : '' }) },
-                  'seedDialogue',
+                  { type: 'seedDialogue', params: ({ context, event }) => ({ task: event.output.allow ? (event.output.task ?? context.input.task ?? '') : '' }) },
                 ],
               },
             ],
@@ -694,7 +701,6 @@ export const agentMachine = setup({
                     target: '#agent.settled',
                     actions: [
                       { type: 'appendReply', params: ({ event }) => ({ output: event.output }) },
-                      'finishTurn',
                       { type: 'markCompleted', params: ({ event }) => ({ output: event.output }) },
                     ],
                   },
