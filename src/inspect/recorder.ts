@@ -59,6 +59,16 @@ export function actorAddress(ref: RefLike): string {
 /** Inspection event types a trace records. */
 const TRACED: ReadonlySet<string> = new Set(['@xstate.actor', '@xstate.event', '@xstate.snapshot']);
 
+/**
+ * Who sent an event: XState's source actor, or, for the agent events sent with an actor's
+ * public `send` (a subagent's report reaches its parent that way), the path the event names.
+ */
+function senderOf(event: InspectionEvent & { type: '@xstate.event' }): { from?: string } {
+  if (event.sourceRef) return { from: actorAddress(event.sourceRef as unknown as RefLike) };
+  const from = (event.event as { type: string; from?: unknown }).from;
+  return (event.event.type === 'subagent.report' || event.event.type === 'send_message') && typeof from === 'string' ? { from } : {};
+}
+
 /** The record of one inspection event, or undefined for kinds a trace omits (microsteps, actions). */
 export function traceRecord(event: InspectionEvent, t: number, withContext = false): TraceRecord | undefined {
   const actor = actorAddress(event.actorRef as unknown as RefLike);
@@ -71,7 +81,7 @@ export function traceRecord(event: InspectionEvent, t: number, withContext = fal
         kind: 'event',
         actor,
         event: event.event.type,
-        ...(event.sourceRef ? { from: actorAddress(event.sourceRef as unknown as RefLike) } : {}),
+        ...senderOf(event),
       };
     case '@xstate.snapshot': {
       const snapshot = event.snapshot as { status?: string; value?: unknown; context?: unknown };

@@ -43,6 +43,9 @@ describe('createRecorder with a file', () => {
       expect(records.find((r) => r.kind === 'event' && r.actor === '/root' && r.event === 'inbox')).toBeDefined();
       const done = records.find((r) => r.kind === 'event' && r.actor === '/root/research' && r.event === 'xstate.done.actor.model');
       expect(done?.from).toBe('/root/research#model');
+      // The subagent's report reaches its parent with the parent's public send: its sender is the path the report names.
+      const report = records.find((r) => r.kind === 'event' && r.actor === '/root' && r.event === 'subagent.report');
+      expect(report?.from).toBe('/root/research');
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
