@@ -53,10 +53,10 @@ interface AgentSpans extends Open {
   readonly start: AgentStart;
   /** The span of the turn being run, for turns after the first. */
   turn: (Open & { readonly number: number }) | undefined;
-  /** Tool calls running, by call id. */
-  readonly tools: Map<string, Open>;
-  /** Links for the next span opened under this agent (results delivered as inbox notices). */
-  pendingLinks: Link[];
+  /** Tool calls running, by call id (made at its first call: most agents of a wide tree call none). */
+  tools: Map<string, Open> | undefined;
+  /** Links for the next span opened under this agent (results delivered as inbox notices), when any. */
+  pendingLinks: Link[] | undefined;
   /** Whether it has reported to its parent (a turn or its result) before. */
   reported: boolean;
 }
@@ -67,6 +67,8 @@ export class TraceBuilder {
   private readonly api: Api;
   /** A context of its own, to see whether a context manager is registered (it is then active inside `with`). */
   private probe: Context | undefined;
+  /** Reads the active context (one function for every probe, not a closure per request). */
+  private readonly activeContext = (): Context => this.api.context.active();
   readonly recordContent: boolean;
   private readonly agents = new Map<string, AgentSpans>();
   /** Requests in flight, by agent path (an agent sends one at a time). */
@@ -76,6 +78,8 @@ export class TraceBuilder {
    * the agent a moment after its first request went out), with when they started.
    */
   private readonly early = new Map<string, { readonly start: ChatStart; readonly at: number }>();
+  /** `chat {model}` and `execute_tool {tool}` span names, built once per model or tool rather than per span. */
+  private readonly names = { chat: new Map<string, string>(), execute_tool: new Map<string, string>() };
 
   constructor(api: OtelApi, options: TelemetryOptions) {
     this.api = api as unknown as Api;
@@ -86,7 +90,7 @@ export class TraceBuilder {
   /** Opens an agent's `invoke_agent` span; returns its identity, for the journal. */
   agentStarted(start: AgentStart): SpanRef {
     const parent = start.parentPath === null ? undefined : this.agents.get(start.parentPath);
-    const spawner = parent && start.callId !== undefined ? parent.tools.get(start.callId) : undefined;
+    const spawner = parent && start.callId !== undefined ? parent.tools?.get(start.callId) : undefined;
     let parentContext = spawner ? this.contextOf(spawner) : parent ? this.contextOf(this.innermost(parent)) : this.api.ROOT_CONTEXT;
     const links: Link[] = [];
     if (start.previous) {
@@ -116,13 +120,13 @@ export class TraceBuilder {
     if (start.role !== undefined) attributes[Sa.role] = start.role;
     if (start.previous) attributes[Sa.resumed] = true;
     if (this.recordContent && typeof start.task === 'string') attributes[GenAi.inputMessages] = JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: start.task }] }]);
-    const early = this.early.get(start.path);
-    this.early.delete(start.path);
+    const early = this.early.size === 0 ? undefined : this.early.get(start.path);
+    if (early) this.early.delete(start.path);
     const options: SpanOptions = { kind: SPAN_KIND_INTERNAL, attributes };
     if (links.length > 0) options.links = links;
     if (early) options.startTime = early.at;
     const span = this.tracer.startSpan(`invoke_agent ${name}`, options, parentContext);
-    this.agents.set(start.path, { span, parent: parentContext, context: undefined, name, start, turn: undefined, tools: new Map(), pendingLinks: [], reported: start.previous !== undefined });
+    this.agents.set(start.path, { span, parent: parentContext, context: undefined, name, start, turn: undefined, tools: undefined, pendingLinks: undefined, reported: start.previous !== undefined });
     if (early) this.chatStarted(early.start, early.at);
     return refOf(span.spanContext());
   }
@@ -134,8 +138,8 @@ export class TraceBuilder {
     this.reported(agent);
     this.agents.delete(path);
     if (this.chats.has(path) || this.early.has(path)) this.chatEnded(path, { errorCode: end.status === 'cancelled' ? 'cancelled' : end.stopReason });
-    for (const [, tool] of agent.tools) tool.span.end();
-    agent.tools.clear();
+    if (agent.tools) for (const [, tool] of agent.tools) tool.span.end();
+    agent.tools = undefined;
     const attributes: Attributes = end.stopReason === end.status ? { [Sa.status]: end.status } : { [Sa.status]: end.status, [Sa.stopReason]: end.stopReason };
     if (agent.turn) {
       setOutcome(agent.turn.span, end);
@@ -170,12 +174,12 @@ export class TraceBuilder {
       attributes[GenAi.inputMessages] = JSON.stringify(content.messages);
     }
     const links = agent.pendingLinks;
-    if (links.length > 0) agent.pendingLinks = [];
+    agent.pendingLinks = undefined;
     const parent = this.contextOf(under);
     const options: SpanOptions = { kind: SPAN_KIND_CLIENT, attributes };
-    if (links.length > 0) options.links = links;
+    if (links) options.links = links;
     if (startTime !== undefined) options.startTime = startTime;
-    const span = this.tracer.startSpan(`chat ${start.model}`, options, parent);
+    const span = this.tracer.startSpan(this.nameOf('chat', start.model), options, parent);
     this.chats.get(start.path)?.span.end();
     this.chats.set(start.path, { span, parent, context: undefined });
   }
@@ -223,7 +227,7 @@ export class TraceBuilder {
     const chat = this.chats.get(path);
     if (!chat) return fn();
     const probe = (this.probe ??= this.api.ROOT_CONTEXT.setValue(PROBE, true));
-    if (this.api.context.with(probe, () => this.api.context.active()) !== probe) return fn();
+    if (this.api.context.with(probe, this.activeContext) !== probe) return fn();
     return this.api.context.with(this.contextOf(chat), fn);
   }
 
@@ -240,15 +244,15 @@ export class TraceBuilder {
     };
     if (this.recordContent && start.args !== undefined) attributes[GenAi.toolCallArguments] = JSON.stringify(start.args);
     const parent = this.contextOf(under);
-    const span = this.tracer.startSpan(`execute_tool ${start.toolName}`, { kind: SPAN_KIND_INTERNAL, attributes }, parent);
-    agent.tools.set(start.callId, { span, parent, context: undefined });
+    const span = this.tracer.startSpan(this.nameOf('execute_tool', start.toolName), { kind: SPAN_KIND_INTERNAL, attributes }, parent);
+    (agent.tools ??= new Map()).set(start.callId, { span, parent, context: undefined });
   }
 
   /** A tool call ended. */
   toolEnded(path: string, callId: string, end: ToolEnd): void {
     const agent = this.agents.get(path);
-    const tool = agent?.tools.get(callId);
-    if (!agent || !tool) return;
+    const tool = agent?.tools?.get(callId);
+    if (!agent?.tools || !tool) return;
     agent.tools.delete(callId);
     if (this.recordContent) tool.span.setAttribute(GenAi.toolCallResult, end.content);
     if (end.cancelled) tool.span.setAttribute(Sa.cancelled, true);
@@ -276,7 +280,7 @@ export class TraceBuilder {
   event(path: string, name: string, attributes: EventAttributes, callId?: string): void {
     const agent = this.agents.get(path);
     if (!agent) return;
-    const target = (callId !== undefined ? agent.tools.get(callId) : undefined) ?? this.innermost(agent);
+    const target = (callId !== undefined ? agent.tools?.get(callId) : undefined) ?? this.innermost(agent);
     target.span.addEvent(name, compact(attributes));
   }
 
@@ -300,7 +304,7 @@ export class TraceBuilder {
     if (!agent) return;
     const ref = fromSpan ?? this.refOfAgent(from);
     this.innermost(agent).span.addEvent(SaEvents.notice, { from });
-    if (ref) agent.pendingLinks.push({ context: this.spanContextOf(ref), attributes: { [GenAi.agentId]: from } });
+    if (ref) (agent.pendingLinks ??= []).push({ context: this.spanContextOf(ref), attributes: { [GenAi.agentId]: from } });
   }
 
   /**
@@ -327,7 +331,7 @@ export class TraceBuilder {
   /** Open spans (for tests of cleanup): agents and requests. */
   get openSpans(): number {
     let n = this.chats.size + this.early.size;
-    for (const agent of this.agents.values()) n += 1 + agent.tools.size + (agent.turn ? 1 : 0);
+    for (const agent of this.agents.values()) n += 1 + (agent.tools?.size ?? 0) + (agent.turn ? 1 : 0);
     return n;
   }
 
@@ -348,6 +352,13 @@ export class TraceBuilder {
     return (open.context ??= this.api.trace.setSpan(open.parent, open.span));
   }
 
+  private nameOf(operation: 'chat' | 'execute_tool', what: string): string {
+    const names = this.names[operation];
+    let name = names.get(what);
+    if (name === undefined) names.set(what, (name = `${operation} ${what}`));
+    return name;
+  }
+
   private innermost(agent: AgentSpans): Open {
     return agent.turn ?? agent;
   }
@@ -357,10 +368,10 @@ export class TraceBuilder {
     if (agent.turn?.number === turn) return agent.turn;
     agent.turn?.span.end();
     const links = agent.pendingLinks;
-    agent.pendingLinks = [];
+    agent.pendingLinks = undefined;
     const attributes: Attributes = { [GenAi.operationName]: 'invoke_agent', [GenAi.agentId]: agent.start.path, [GenAi.agentName]: agent.name, [GenAi.conversationId]: agent.start.sessionId, [Sa.turn]: turn };
     const parent = this.contextOf(agent);
-    const span = this.tracer.startSpan(`invoke_agent ${agent.name}`, { kind: SPAN_KIND_INTERNAL, attributes, ...(links.length > 0 ? { links } : {}) }, parent);
+    const span = this.tracer.startSpan(`invoke_agent ${agent.name}`, { kind: SPAN_KIND_INTERNAL, attributes, ...(links ? { links } : {}) }, parent);
     agent.turn = { span, parent, context: undefined, number: turn };
     return agent.turn;
   }
