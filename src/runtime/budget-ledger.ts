@@ -223,9 +223,15 @@ export class BudgetLedger {
     const account = this.accounts.get(path);
     if (!account) return;
     const seen = account.seen;
-    account.seen = seen ? maxUsage(seen, total) : total;
-    const delta = seen ? positiveDelta(total, seen) : total;
-    this.charge(account, delta);
+    if (!seen) {
+      account.seen = total;
+      this.charge(account, total);
+      return;
+    }
+    // Usually nothing is new (a request's cost was charged when it ended): no objects then.
+    if (!grew(total, seen)) return;
+    account.seen = maxUsage(seen, total);
+    this.charge(account, positiveDelta(total, seen));
   }
 
   /**
@@ -321,6 +327,18 @@ function refusal(path: string, pool: Pool, amount: number, estimate: RequestEsti
   const whose = pool.owner === path ? 'its' : `${pool.owner}'s`;
   const need = dimension === 'tokens' ? `${formatAmount(dimension, amount)} (input estimate ${estimate.inputTokens} + output limit ${estimate.outputTokens})` : formatAmount(dimension, amount);
   return new BudgetError(dimension, amount, left, `the next model request could use ${need}, more than ${whose} ${dimension} budget has left (${formatAmount(dimension, left)} of ${formatAmount(dimension, pool.limit)})`);
+}
+
+/** Whether `after` has more of anything than `before`. */
+function grew(after: Usage, before: Usage): boolean {
+  return (
+    after.inputTokens > before.inputTokens ||
+    after.outputTokens > before.outputTokens ||
+    after.cacheReadTokens > before.cacheReadTokens ||
+    after.cacheWriteTokens > before.cacheWriteTokens ||
+    after.requests > before.requests ||
+    after.retries > before.retries
+  );
 }
 
 function positiveDelta(after: Usage, before: Usage): Usage {
