@@ -1,9 +1,11 @@
 /**
  * Traces for {@link delegatingAgent}: the same spans `createRuntime` makes, reported from the
  * machine's own hooks (an agent adopted, a reply, a tool call, a settlement). One span builder
- * per actor system, so every root a harness starts is its own trace.
+ * per tree, held by a tree service (an actor registered in the tree's system), so every root a
+ * harness starts is its own trace and the builder lives exactly as long as its tree.
  */
 import type { AnyActorRef } from 'xstate';
+import { treeServiceOf } from './tree-service.js';
 import { tracingFor } from '../src/otel/load.js';
 import type { TraceBuilder } from '../src/otel/trace-builder.js';
 import type { DelegatingTelemetryOptions } from '../src/otel/types.js';
@@ -11,9 +13,13 @@ import { SaEvents } from '../src/otel/attributes.js';
 import type { AgentContext, AgentInput } from './agent.types.js';
 import { traceAgentStart } from './agent-trace.js';
 
-/** The span builders of one `delegatingAgent`, one per actor system (a root and its tree). */
+/** Tells the tree services of two `delegatingAgent`s apart (a tree could run both). */
+let tracers = 0;
+
+/** The span builders of one `delegatingAgent`, one per tree (a root and its subagents). */
 export class DelegationTracer {
-  private readonly builders = new WeakMap<object, TraceBuilder>();
+  /** The system id of this tracer's builder in each tree. */
+  private readonly serviceId = `subagent-actors.trace.${++tracers}`;
   readonly provider: string;
 
   constructor(private readonly options: DelegatingTelemetryOptions) {
@@ -24,39 +30,36 @@ export class DelegationTracer {
   }
 
   /**
-   * The builder of `system`'s tree, with the agent at `path` open: opened from `input`, or
-   * from its actor's (found by its path, the system id every subagent has), if not yet.
+   * The builder of the tree `actor` (any actor of it) belongs to, with the agent at `path`
+   * open: opened from `input`, or from its actor's (found by its path, the system id every
+   * subagent has), if not yet.
    */
-  at(system: object, path: string, input?: AgentInput): TraceBuilder {
-    let trace = this.builders.get(system);
-    if (!trace) {
-      trace = tracingFor(this.options)!;
-      this.builders.set(system, trace);
-    }
+  at(actor: AnyActorRef, path: string, input?: AgentInput): TraceBuilder {
+    const trace = treeServiceOf(actor, this.serviceId, () => tracingFor(this.options)!);
     if (!trace.isOpen(path) && input) traceAgentStart(trace, input);
     else if (!trace.isOpen(path)) {
-      const actor = (system as { get(id: string): AnyActorRef | undefined }).get(path);
-      const context = (actor?.getSnapshot() as { context?: AgentContext } | undefined)?.context;
+      const agent = actor.system.get(path) as AnyActorRef | undefined;
+      const context = (agent?.getSnapshot() as { context?: AgentContext } | undefined)?.context;
       if (context) traceAgentStart(trace, context.input);
     }
     return trace;
   }
 
   /** Opens a subagent's span from its actor (its parent just created it). */
-  adopted(system: object, child: AnyActorRef | undefined): void {
+  adopted(parent: AnyActorRef, child: AnyActorRef | undefined): void {
     const context = (child?.getSnapshot() as { context?: AgentContext } | undefined)?.context;
     if (!context) return;
-    const trace = this.at(system, context.input.parentPath ?? context.input.path);
+    const trace = this.at(parent, context.input.parentPath ?? context.input.path);
     if (!trace.isOpen(context.input.path)) traceAgentStart(trace, context.input);
   }
 
   /** A `cancel_agent` call stops `target`'s subtree (`stopped`, children first). */
-  cancelling(system: object, by: { readonly path: string; readonly callId: string }, target: string, stopped: readonly { readonly path: string; readonly state: string }[]): void {
-    this.at(system, by.path).cancelled(target, stopped, `cancelled by ${by.path}`, by);
+  cancelling(agent: AnyActorRef, by: { readonly path: string; readonly callId: string }, target: string, stopped: readonly { readonly path: string; readonly state: string }[]): void {
+    this.at(agent, by.path).cancelled(target, stopped, `cancelled by ${by.path}`, by);
   }
 
   /** A summary was prepared for the subagent at `path`. */
-  summarized(system: object, path: string, length: number): void {
-    this.at(system, path).event(path, SaEvents.summary, { phase: 'prepared', 'summary.length': length });
+  summarized(actor: AnyActorRef, path: string, length: number): void {
+    this.at(actor, path).event(path, SaEvents.summary, { phase: 'prepared', 'summary.length': length });
   }
 }

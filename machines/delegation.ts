@@ -248,8 +248,8 @@ function traced(logic: typeof agentMachine, tracer: DelegationTracer, options: D
   const summarize = options.summarize;
   return logic.provide({
     actors: {
-      sampleModel: fromPromise<SampleOutput, SampleInput>(async ({ input, signal, system }) => {
-        const trace = tracer.at(system, input.path);
+      sampleModel: fromPromise<SampleOutput, SampleInput>(async ({ input, signal, self }) => {
+        const trace = tracer.at(self, input.path);
         traceChatStart(trace, { path: input.path, model: input.model, provider: tracer.provider, turn: input.turn, step: input.step }, () => ({ system: input.system.systemPrompt, entries: input.dialogue.effective() }));
         let response: ModelResponse;
         try {
@@ -262,7 +262,7 @@ function traced(logic: typeof agentMachine, tracer: DelegationTracer, options: D
         return { response, compaction: undefined };
       }),
       runToolCalls: toolStepLogic(async (call, signal, step) => {
-        const trace = tracer.at(step.agent.system, call.path);
+        const trace = tracer.at(step.agent, call.path);
         const { path } = call;
         const id = call.call.id;
         trace.toolStarted({ path, callId: id, toolName: call.call.name, args: call.call.arguments });
@@ -282,21 +282,21 @@ function traced(logic: typeof agentMachine, tracer: DelegationTracer, options: D
       }),
       ...(summarize
         ? {
-            generateSummary: fromPromise<SummaryResult, SummaryActorInput>(async ({ input, signal, system }) => {
+            generateSummary: fromPromise<SummaryResult, SummaryActorInput>(async ({ input, signal, self }) => {
               const summary = await summarize(input, signal);
-              tracer.summarized(system, input.path, summary.text.length);
+              tracer.summarized(self, input.path, summary.text.length);
               return summary;
             }),
           }
         : {}),
     },
     actions: {
-      publishInDirectory: ({ context, self }) => void tracer.at(self.system, context.input.path, context.input),
-      adoptSubagent: ({ self }, { path }) => tracer.adopted(self.system, subagentOf(self, path)),
-      releaseAndReport: ({ context, self }, { result }) => traceAgentEnd(tracer.at(self.system, result.path, context.input), result),
-      reportTurn: ({ self }, { report }) => tracer.at(self.system, report.path).turnEnded(report.path, report.turn, report.status, report.stopReason),
+      publishInDirectory: ({ context, self }) => void tracer.at(self, context.input.path, context.input),
+      adoptSubagent: ({ self }, { path }) => tracer.adopted(self, subagentOf(self, path)),
+      releaseAndReport: ({ context, self }, { result }) => traceAgentEnd(tracer.at(self, result.path, context.input), result),
+      reportTurn: ({ self }, { report }) => tracer.at(self, report.path).turnEnded(report.path, report.turn, report.status, report.stopReason),
       noteCallAnswered: ({ context, self }, answer) =>
-        tracer.at(self.system, context.input.path).toolEnded(context.input.path, answer.callId, { content: answer.content, isError: answer.isError, cancelled: false, errorCode: answer.isError ? outcomeCode(answer.content, false) : undefined }),
+        tracer.at(self, context.input.path).toolEnded(context.input.path, answer.callId, { content: answer.content, isError: answer.isError, cancelled: false, errorCode: answer.isError ? outcomeCode(answer.content, false) : undefined }),
     },
   });
 }
@@ -320,7 +320,7 @@ async function runCall(input: ToolInput, signal: AbortSignal, step: ToolStepScop
       return spawn(agent, step, call.id, parsed.args, choices);
     default: {
       const tracer = choices.tracer;
-      const port = actorTreePort(agent, step.send, tracer ? { beforeCancel: (target, stopped) => tracer.cancelling(agent.system, { path, callId: call.id }, target, stopped) } : {});
+      const port = actorTreePort(agent, step.send, tracer ? { beforeCancel: (target, stopped) => tracer.cancelling(agent, { path, callId: call.id }, target, stopped) } : {});
       return coordinationCall(port, path, call.id, parsed);
     }
   }
