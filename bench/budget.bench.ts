@@ -17,6 +17,12 @@ import { median, quantile } from './measure.js';
 import type { BenchFigures } from './run.js';
 
 const AGENTS = 1_000;
+/**
+ * Interleaved pairs per run. Single pairs' ratios spread from about 0.75 to 1.4 on the shared
+ * 2-core machine even at load 4, and with 25 pairs three runs' medians ranged 0.98-1.15 (budget)
+ * and 1.20-1.26 (otel) at one commit; 101 pairs narrow the median's own noise about twofold.
+ */
+const PAIRS = 101;
 const usage = { inputTokens: 100, outputTokens: 10, cacheReadTokens: 0, cacheWriteTokens: 0 };
 
 /** CPU ms of one session, with or without budgets. */
@@ -50,7 +56,7 @@ export default async function run(): Promise<BenchFigures> {
     await sessionCpuMs(AGENTS, false);
   }
   const ratios: number[] = [];
-  for (let r = 0; r < 25; r++) {
+  for (let r = 0; r < PAIRS; r++) {
     const budgetsFirst = r % 2 === 0;
     const first = await sessionCpuMs(AGENTS, budgetsFirst);
     const second = await sessionCpuMs(AGENTS, !budgetsFirst);
