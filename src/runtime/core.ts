@@ -32,7 +32,6 @@ import type { EventsOptions, RuntimeStreamEvent } from './stream-events.js';
 import type { TraceBuilder } from '../otel/trace-builder.js';
 import { tracingFor } from '../otel/load.js';
 import { AgentSessionIds } from '../../machines/agent-session-ids.js';
-import { takeSettled } from './settled-children.js';
 
 /** What {@link RuntimeCore.footprint} counts. */
 export interface RuntimeFootprint {
@@ -112,8 +111,7 @@ export class RuntimeCore {
     this.retention = new RetentionStore(config.retention);
     this.directory = new Directory(this.registry, this.retention, config.now);
     this.ledger = new UsageLedger(config.prices);
-    // A subagent's report carries its result as its machine took it; the parent reads the one completed here.
-    this.presenter = reportPresenter(config.resultMetadata, (reported) => takeSettled(this.registry, reported) ?? reported);
+    this.presenter = reportPresenter(config.resultMetadata, (reported) => this.lifecycle.completed(reported));
     this.sessionIds = new AgentSessionIds(config.sessionId, image?.agents.size ?? 0);
     this.trace = tracingFor(config.telemetry);
     this.journal = config.store ? new SessionJournal(config.store, image) : undefined;

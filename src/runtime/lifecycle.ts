@@ -30,7 +30,6 @@ import { QuietTracker } from './quiet.js';
 import type { HostEvents } from './host-events.js';
 import type { AgentRecord, Registry } from './registry.js';
 import type { RetentionStore } from './retention.js';
-import { holdSettled, takeSettled } from './settled-children.js';
 import type { TurnWaiters } from './turns.js';
 import type { AgentResult, CancelReport, CancelledAgent, FirstReportValue } from './types.js';
 import type { UsageAccount, UsageLedger } from './usage-ledger.js';
@@ -61,16 +60,16 @@ export interface LifecycleParts {
 export class Lifecycle {
   private readonly resultWaiters = new Map<string, Array<{ readonly resolve: (result: AgentResult) => void; readonly reject: (error: Error) => void }>>();
   private readonly busy = new QuietTracker();
+  /** Each result as the machine reported it → as completed here (subtree usage, elapsed time by the runtime's clock). */
+  private readonly completedResults = new WeakMap<AgentResult, AgentResult>();
   /** Set when the store failed: the session takes no new work. */
   failure: StoreError | undefined;
 
   constructor(private readonly parts: LifecycleParts) {}
 
-  /** Whether a report is taken before its parent's actor (halted: all; the router: a host-run root's), letting go its completed result. */
-  private handOver(event: SubagentReportEvent): boolean {
-    if (this.failure === undefined && !this.parts.handOver(event)) return false;
-    if (event.report.kind === 'result') takeSettled(this.parts.registry, event.report.result);
-    return true;
+  /** A reported result as completed here (the same object when it was not completed here). */
+  completed(reported: AgentResult): AgentResult {
+    return this.completedResults.get(reported) ?? reported;
   }
 
   /** Whether the agent at `path` is doing work. */
@@ -102,7 +101,7 @@ export class Lifecycle {
     const span = this.parts.trace ? traceAgentStart(this.parts.trace, started.context.input, this.parts.replayed?.get(record.path)?.spawn.trace) : undefined;
     if (journal) this.journalStart(journal, record.path, started, span);
     // The tree's agents word their subagents' reports with this runtime's metadata choice.
-    if (record.parentPath === null) configureReports(actor, { presenter: this.parts.presenter, handOver: (event) => this.handOver(event) });
+    if (record.parentPath === null) configureReports(actor, { presenter: this.parts.presenter, handOver: (event) => this.failure !== undefined || this.parts.handOver(event) });
     if (record.parentPath !== null && this.parts.events.stream.active) {
       this.parts.events.stream.publish({
         type: 'subagent-spawned',
@@ -179,7 +178,7 @@ export class Lifecycle {
     if (record.parentPath === null || this.failure) return;
     const event = subagentReportOf(context, { kind: 'result', result });
     const parent = this.parts.registry.get(record.parentPath)?.actor;
-    if (!event || this.handOver(event)) return;
+    if (!event || this.parts.handOver(event)) return;
     if (parent && parent.getSnapshot().status === 'active') parent.send(event);
   }
 
@@ -272,8 +271,8 @@ export class Lifecycle {
       elapsedMs: Math.max(0, this.parts.config.now() - record.reservedAt),
       ...(account ? { usage: account.own, subtreeUsage: account.subtree } : {}),
     };
-    holdSettled(this.parts.registry, record, reported, result);
     // Journaled before its subagents are cancelled: a resume then cancels any it finds live.
+    this.completedResults.set(reported, result);
     this.parts.journal?.settled(result, dialogue);
     // A finished agent leaves no live subagents behind.
     for (const child of [...record.children]) this.cancel(child, `${reported.path} finished`);

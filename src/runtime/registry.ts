@@ -77,18 +77,6 @@ export interface AgentRecord {
   firstWire?: WireRequest | null;
   /** Its parent's {@link lastWire} when it was spawned. */
   parentWire?: WireRequest | undefined;
-  /**
-   * Its subagents' results as completed by the runtime (subtree usage, elapsed time), by
-   * path, from the subagent settling until this agent's wording of the report reads it (the
-   * report carries the result as the subagent's machine took it). Created at the first.
-   */
-  settledChildren?: Map<string, SettledChild>;
-}
-
-/** A subagent's result as its machine reported it, and as the runtime completed it. */
-export interface SettledChild {
-  readonly reported: AgentResult;
-  readonly completed: AgentResult;
 }
 
 /** Access the host granted an agent at its spawn, beyond its tools. */
