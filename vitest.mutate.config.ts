@@ -15,7 +15,7 @@ class QuickFirst extends BaseSequencer {
   }
 }
 
-/** The tests `npm run mutate` runs against each mutant (stryker.config.mjs): machines, path tests, embedding, the runtime. */
+/** The tests `npm run mutate` runs against each mutant (stryker.config.mjs): machines, path tests, embedding, the runtime, the store's halt and journal tests. */
 export default defineConfig({
   test: {
     include: [
@@ -26,6 +26,12 @@ export default defineConfig({
       // All of the runtime's tests: the registry and the core's delivery methods are mutated too,
       // and a mutant there runs only the tests that cover it.
       'test/runtime/**/*.test.ts',
+      // The lifecycle's halting and journaling run only with a store: the quick store and resume
+      // tests that reach them (about 0.7 s together; the crash and Postgres ones are left out).
+      'test/store/halt-settles.test.ts',
+      'test/store/journal-limits.test.ts',
+      'test/store/journal-facts.test.ts',
+      'test/durable/guarantees.test.ts',
     ],
     environment: 'node',
     // One generated path per state key instead of one per transition (test/machines/agent.paths.test.ts).
