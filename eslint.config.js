@@ -49,6 +49,14 @@ const SLEEPS = [
   `${TIMER}[arguments.0.type=/^(ArrowFunctionExpression|FunctionExpression)$/][arguments.0.body.type='CallExpression'][arguments.0.body.callee.type='Identifier']`,
   `${TIMER}[arguments.0.type=/^(ArrowFunctionExpression|FunctionExpression)$/][arguments.0.body.type='BlockStatement'][arguments.0.body.body.length=1][arguments.0.body.body.0.type='ExpressionStatement'][arguments.0.body.body.0.expression.type='CallExpression'][arguments.0.body.body.0.expression.callee.type='Identifier']`,
 ];
+// XState's private members: the Actor class declares them `private` (or they exist only at run
+// time), so a cast reaches them and an XState release may change them without notice. `_parent`
+// is not among them: it is part of XState's public `ActorRef` type.
+const XSTATE_PRIVATE = /^_(stop|stopProcedure|relay|send|boot|error|complete|processingStatus|actorScope|syncSnapshot|forward|deferred|initState|systemId)$/;
+const NO_XSTATE_PRIVATE = [
+  { selector: `MemberExpression[property.name=${XSTATE_PRIVATE}]`, message: "No private XState API (docs/architecture.md): use the actor's public methods or an event." },
+  { selector: `MemberExpression[property.value=${XSTATE_PRIVATE}]`, message: "No private XState API (docs/architecture.md): use the actor's public methods or an event." },
+];
 const NO_XSTATE = { group: ['xstate', '@xstate/*'], message: 'Only machines/ and the layers above it use XState.' };
 
 export default tseslint.config(
@@ -84,6 +92,8 @@ export default tseslint.config(
       // Import cycles between files (type-only imports are erased at run time and not counted).
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
       'import-x/no-restricted-paths': ['error', { zones: layerZones }],
+      // test/lint/no-private-xstate.test.ts lints each form.
+      'no-restricted-syntax': ['error', ...NO_XSTATE_PRIVATE],
     },
   },
   {

@@ -11,6 +11,7 @@ import type { AgentPath, AgentPathStep } from './agent-paths.js';
 import { agentStateKey, type AgentSnapshotLike } from './agent-state.js';
 import { afterMicrotasks } from './deferred.js';
 import { PathMismatchError } from './path-error.js';
+import { holdUnder, startPathParent } from './path-parent.js';
 import { StandIns, type Invocation, type SpawnedChild } from './stand-ins.js';
 import { stateNodesOf } from '../inspect/transitions.js';
 
@@ -40,8 +41,12 @@ export interface RunAgentPathOptions {
   /** Sees the actor and every step as the run goes (e.g. an oracle comparing each step with a runtime). */
   readonly observer?: AgentPathObserver;
   /**
-   * The actor the agent runs under as its XState parent: it receives the agent's
-   * `subagent.report` events (a result, a turn the parent asked for). By default the agent has none.
+   * Receives every event the agent sends its parent (its `subagent.report` events: a result, a
+   * turn the parent asked for). Given this, the agent runs under a parent the runner owns,
+   * which holds it as a spawning agent holds a subagent (`subagentOf(agent._parent, path)`
+   * finds it until it settles) and passes its events on here; stopping the run stops that
+   * parent, which cancels the agent as a stopped parent cancels its subagents. By default the
+   * agent has no parent.
    */
   readonly parent?: AnyActorRef;
 }
@@ -150,14 +155,21 @@ export async function runAgentPath(path: AgentPath, options: RunAgentPathOptions
     }
   };
   // An actor with a parent joins the parent's system, which XState inspects only from its root.
-  const inspection = options.parent?.system.inspect(inspect);
-  const actor = createActor(logic, { input: path.input, ...(options.parent ? { parent: options.parent } : { inspect }) });
+  const holder = options.parent === undefined ? undefined : startPathParent(options.parent);
+  const inspection = holder?.system.inspect(inspect);
+  const actor = createActor(logic, { input: path.input, ...(holder ? { parent: holder, systemId: path.input.path } : { inspect }) });
+  if (holder) holdUnder(holder, path.input.path, actor);
   under.agent = actor;
+  const stopAgent = (): void => {
+    // What the stop sets off (a held subagent's cancellation) is not part of the path.
+    under.agent = undefined;
+    (holder ?? actor).stop();
+  };
   try {
     options.observer?.created?.(actor);
 
     const fail = (step: number, label: string, expected: string, actual: string): never => {
-      stopAgent(actor);
+      stopAgent();
       throw new PathMismatchError({ path: path.name, step, label, expected, actual });
     };
     const next = async (): Promise<LogEntry> => {
@@ -195,7 +207,7 @@ export async function runAgentPath(path: AgentPath, options: RunAgentPathOptions
         try {
           options.observer.step(seen);
         } catch (error) {
-          stopAgent(actor);
+          stopAgent();
           throw error;
         }
       }
@@ -204,7 +216,7 @@ export async function runAgentPath(path: AgentPath, options: RunAgentPathOptions
     const last = actor.getSnapshot();
     if (last.status !== 'done') {
       if (reports !== 0) fail(-1, 'no result before a final state', 'releaseAndReport ran 0 times', `ran ${reports} times`);
-      stopAgent(actor);
+      stopAgent();
       checkStopped(standIns, (label, expected, actual) => fail(-1, label, expected, actual));
       return { states, output: undefined, reports, lateDeliveries: 0 };
     }
@@ -222,6 +234,7 @@ export async function runAgentPath(path: AgentPath, options: RunAgentPathOptions
     return { states, output: last.output as AgentResult, reports, lateDeliveries };
   } finally {
     inspection?.unsubscribe();
+    holder?.stop();
   }
 }
 
@@ -303,13 +316,4 @@ function sameEvent(actual: EventObject, expected: EventObject, realTools: boolea
 
 function eventText(event: EventObject): string {
   return event.type === 'tool.result' ? `tool.result(${String((event as { callId?: unknown }).callId)})` : event.type;
-}
-
-/**
- * Stops the agent under test. XState refuses `stop()` on an actor with a parent (its parent
- * stops it); `_stop` is the same procedure without that check.
- */
-function stopAgent(actor: AnyActorRef): void {
-  if (actor._parent) (actor as unknown as { _stop(): void })._stop();
-  else actor.stop();
 }

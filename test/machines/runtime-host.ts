@@ -8,7 +8,7 @@
 import { createActor, setup, type AnyActorRef } from 'xstate';
 import { agentMachine } from '../../machines/agent.machine.js';
 import { listFor } from '../../machines/coordination.js';
-import { holdSubagent, subagentOf, SubagentSet, superviseSubagents, SUPERVISOR_ID } from '../../machines/subagents.js';
+import { subagentOf } from '../../machines/subagents.js';
 import type { AgentEvent, AgentInput, AgentResult, TurnReport } from '../../machines/agent.types.js';
 import { RuntimeCore } from '../../src/runtime/core.js';
 import { agentCoreBuilders } from '../../src/runtime/agent-logic.js';
@@ -56,13 +56,10 @@ function sessionFor(input: AgentInput): Session {
   session.runtime.on('turn', (t) => void (t.path === input.path && session.current.turns.push(t)));
   if (input.parentPath !== null) {
     const parent = core.registry.addRoot(input.parentPath, 0);
-    // The agent's XState parent: it keeps every event the agent's actor sends it, and holds
-    // it in a subagent supervisor as an agent that spawned it would.
+    // What the agent sends its parent: runAgentPath holds the agent under a parent of its own,
+    // as a spawning agent would, and passes each event on to this one.
     parent.actor = createActor(
-      setup({ actors: { superviseSubagents } }).createMachine({
-        invoke: { id: SUPERVISOR_ID, src: 'superviseSubagents', input: () => new SubagentSet() },
-        on: { '*': { actions: ({ event }) => void session.current.atParent.push(event as AgentEvent) } },
-      }),
+      setup({ actions: { keep: ({ event }) => void session.current.atParent.push(event as AgentEvent) } }).createMachine({ on: { '*': { actions: 'keep' } } }),
     ).start();
   }
   sessions.set(input, session);
@@ -109,7 +106,7 @@ export function runtimeHost(input: AgentInput): { provide: AgentImplementations;
           resultsAtParent: () =>
             current.atParent.filter((e) => e.type === 'subagent.report' && e.report.kind === 'result' && e.report.result.path === input.path).length,
           heldByParent: () => {
-            const parent = core.registry.get(input.parentPath ?? '')?.actor;
+            const parent = record.actor?._parent;
             return parent !== undefined && subagentOf(parent, input.path) !== undefined;
           },
         }),
@@ -121,9 +118,6 @@ export function runtimeHost(input: AgentInput): { provide: AgentImplementations;
     observer: {
       created: (actor) => {
         record.actor = actor;
-        // Held by its parent as a spawned subagent is, so the oracle sees whether it leaves.
-        const parent = input.parentPath === null ? undefined : core.registry.get(input.parentPath)?.actor;
-        if (parent) holdSubagent(parent, input.path, actor);
       },
       ...(oracle.step ? { step: oracle.step } : {}),
     },

@@ -3,6 +3,8 @@
  * composition leaves them, and runs a harness's own actors and actions.
  */
 import { describe, expect, it, vi } from 'vitest';
+import { createActor, setup, type AnyActorRef, type EventObject } from 'xstate';
+import { subagentOf } from '../../machines/subagents.js';
 import { agentMachine } from '../../machines/agent.machine.js';
 import type { AgentResult } from '../../machines/agent.types.js';
 import { toolStepLogic } from '../../machines/tool-step.js';
@@ -83,6 +85,41 @@ describe('runAgentPath', () => {
     const regenerated = agentPaths({ scenarios: scenario('subagent, no hooks, none, continuable'), machine: neverIdle });
     expect(regenerated.some((p) => p.steps.some((s) => s.expected === 'running.idle'))).toBe(false);
     for (const path of regenerated) await runAgentPath(path, { provide: { guards: { staysOpen: () => false } } });
+  });
+});
+
+describe('runAgentPath with a parent', () => {
+  /** A parent that keeps what reaches it. */
+  const collector = () => {
+    const events: EventObject[] = [];
+    const actor = createActor(setup({ actions: { keep: ({ event }) => void events.push(event) } }).createMachine({ on: { '*': { actions: 'keep' } } })).start();
+    return { actor, events };
+  };
+
+  it("passes the agent's one report on, and the parent lets go of it when it settles", async () => {
+    const parent = collector();
+    let agent: AnyActorRef | undefined;
+    const held: boolean[] = [];
+    const run = await runAgentPath(byLabels(oneShot, 'final reply'), {
+      parent: parent.actor,
+      observer: { created: (actor) => void (agent = actor), step: () => void held.push(subagentOf(agent!._parent!, '/root/worker') === agent) },
+    });
+    expect(run.reports).toBe(1);
+    expect(held).toEqual([true, false]);
+    const reports = parent.events.filter((e) => e.type === 'subagent.report') as Array<EventObject & { report: { kind: string; result?: AgentResult } }>;
+    expect(reports.map((e) => [e.report.kind, e.report.result?.path])).toEqual([['result', '/root/worker']]);
+  });
+
+  it('stops a path that ends mid-turn with public calls only: the agent is cancelled, its actors aborted, nothing reported in the run', async () => {
+    const parent = collector();
+    let agent: AnyActorRef | undefined;
+    const run = await runAgentPath(byLabels(oneShot, 'reply with 2 tool calls', 'tool result', 'tool result'), { parent: parent.actor, observer: { created: (actor) => void (agent = actor) } });
+    expect(run.reports).toBe(0);
+    expect(run.output).toBeUndefined();
+    // Stopped as a stopped parent stops a subagent: it settled cancelled, and its held parent is stopped.
+    expect(agent!.getSnapshot().status).toBe('done');
+    expect((agent!.getSnapshot().output as AgentResult).status).toBe('cancelled');
+    expect(agent!._parent!.getSnapshot().status).toBe('stopped');
   });
 });
 
