@@ -8,37 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { manualClock } from '../../src/model/clock.js';
 import { scriptedModel } from '../../src/model/scripted.js';
 import { createRuntime } from '../../src/runtime/runtime.js';
-import { StoreError, type JournalRecord, type SessionStore } from '../../src/store/types.js';
-
-/** A store in memory whose failure the test triggers; `fail` may tell the listeners more than once. */
-function memoryStore(): SessionStore & { records: JournalRecord[]; fail(error: StoreError): void } {
-  const records: JournalRecord[] = [];
-  const listeners = new Set<(error: StoreError) => void>();
-  let failure: StoreError | undefined;
-  return {
-    sessionId: 'halt-session',
-    location: 'memory:halt',
-    loaded: [],
-    records,
-    get failure() {
-      return failure;
-    },
-    append(record) {
-      if (failure) throw failure;
-      records.push(record);
-    },
-    flush: () => Promise.resolve(),
-    close: () => Promise.resolve(),
-    onFailure(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    fail(error) {
-      failure ??= error;
-      for (const listener of [...listeners]) listener(error);
-    },
-  };
-}
+import { StoreError } from '../../src/store/types.js';
+import { memoryStore } from './memory-store.js';
 
 describe('a session whose store fails', () => {
   it('halts once: one halted event with the first error, quiet waiters released, work refused with session_halted', async () => {
