@@ -15,7 +15,7 @@ class QuickFirst extends BaseSequencer {
   }
 }
 
-/** The tests `npm run mutate` runs against each mutant (stryker.config.mjs): machines, path tests, embedding, the runtime, the store's halt and journal tests. */
+/** The tests `npm run mutate` runs against each mutant (stryker.config.mjs): machines, path tests, embedding, the runtime, the store's halt and journal tests, traced runtimes. */
 export default defineConfig({
   test: {
     include: [
@@ -32,6 +32,12 @@ export default defineConfig({
       'test/store/journal-limits.test.ts',
       'test/store/journal-facts.test.ts',
       'test/durable/guarantees.test.ts',
+      // The lifecycle's spans (start, end, halt, cancellation) are reached only by a traced
+      // runtime: the quick otel tests that run one (about 0.8 s together).
+      'test/otel/runtime-events.test.ts',
+      'test/otel/delegating-trace.test.ts',
+      'test/otel/provider-spans.test.ts',
+      'test/otel/sdk-trace-base.test.ts',
     ],
     environment: 'node',
     // One generated path per state key instead of one per transition (test/machines/agent.paths.test.ts).
