@@ -51,10 +51,12 @@ export interface RuntimeFootprint {
 
 
 /**
- * `Agent` calls a subagent answers, by `path\ncallId`: each finishes when its parent's machine
- * writes the answer (or as cancelled when its step is stopped first). One per runtime.
+ * `Agent` calls a subagent answers, by the calling agent's path, then call id: each finishes
+ * when its parent's machine writes the answer (or as cancelled when its step is stopped
+ * first). One per runtime. Two maps rather than one keyed by a joined string: the path and
+ * id strings are the machine's own (their hashes kept), a joined key would be built per call.
  */
-export type AnsweredLater = Map<string, (content: string, isError: boolean) => void>;
+export type AnsweredLater = Map<string, Map<string, { answered(content: string, isError: boolean): void }>>;
 
 /** Internal state of one runtime. Not public: hosts use the {@link Runtime} facade. */
 export class RuntimeCore {

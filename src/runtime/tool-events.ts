@@ -4,6 +4,7 @@
  * step is stopped first (a call that ignores its signal may resolve much later, or never).
  */
 import type { ToolInput, ToolOutcome, ToolStepOutcome } from '../../machines/agent.types.js';
+import type { ToolCall } from '../dialogue/entry.js';
 import type { AnsweredLater, RuntimeCore } from './core.js';
 import { executeTool, type CallAnswers } from './tools.js';
 import { admitToolCall } from '../request/tool-call-admission.js';
@@ -13,38 +14,90 @@ import { outcomeCode } from '../../machines/agent-trace.js';
 const CANCELLED_CALL = 'Error (aborted): the call was stopped before it finished';
 
 /**
- * Calls still running per step signal, each with the function that finishes it as cancelled.
- * One abort listener per step, not per call: an AbortSignal's listener list is scanned on
- * every add and remove, so one listener per call would make a wide step quadratic.
+ * Calls still running per step signal. One abort listener per step, not per call: an
+ * AbortSignal's listener list is scanned on every add and remove, so one listener per call
+ * would make a wide step quadratic.
  */
-const running = new WeakMap<AbortSignal, Set<() => void>>();
+const running = new WeakMap<AbortSignal, Set<RunningCall>>();
 
-function onStepAbort(signal: AbortSignal, cancel: () => void): () => void {
-  let calls = running.get(signal);
-  if (!calls) {
-    const set = new Set<() => void>();
-    calls = set;
-    running.set(signal, set);
-    signal.addEventListener(
-      'abort',
-      () => {
-        running.delete(signal);
-        for (const finish of set) finish();
-      },
-      { once: true },
-    );
+/**
+ * One call whose start was published or traced, until its finish is: what the finish needs,
+ * kept on one object rather than in closures made per call.
+ */
+class RunningCall {
+  private done = false;
+  /** Whether the parent's machine answers it later (it is then in `core.answeredLater`). */
+  private later = false;
+
+  constructor(
+    private readonly core: RuntimeCore,
+    private readonly path: string,
+    private readonly call: ToolCall,
+    private readonly signal: AbortSignal,
+  ) {}
+
+  /** Publishes and traces its finish, once; forgets it everywhere it waits. */
+  finish(content: string, isError: boolean, cancelled: boolean): void {
+    if (this.done) return;
+    this.done = true;
+    const { core, path, call } = this;
+    running.get(this.signal)?.delete(this);
+    if (this.later) forgetAnswer(core.answeredLater, path, call.id);
+    if (core.events.stream.active) core.events.publish({ type: 'tool-call-finished', path, callId: call.id, toolName: call.name, content, isError, cancelled });
+    core.trace?.toolEnded(path, call.id, { content, isError, cancelled, errorCode: isError ? outcomeCode(content, cancelled) : undefined });
   }
-  calls.add(cancel);
-  return () => void running.get(signal)?.delete(cancel);
+
+  /** Its step was stopped first. */
+  cancel(): void {
+    this.finish(CANCELLED_CALL, true, true);
+  }
+
+  /** The parent's machine wrote the subagent's first report as its result. */
+  answered(content: string, isError: boolean): void {
+    this.finish(content, isError, false);
+  }
+
+  /** Its outcome is the subagent's first report, which the parent's machine writes later. */
+  awaitAnswer(): void {
+    const calls = this.core.answeredLater;
+    let byId = calls.get(this.path);
+    if (!byId) calls.set(this.path, (byId = new Map()));
+    byId.set(this.call.id, this);
+    this.later = true;
+  }
+
+  /** Finished as cancelled when its step is stopped first. */
+  watchStep(): void {
+    const signal = this.signal;
+    let calls = running.get(signal);
+    if (!calls) {
+      const set = new Set<RunningCall>();
+      calls = set;
+      running.set(signal, set);
+      signal.addEventListener(
+        'abort',
+        () => {
+          running.delete(signal);
+          for (const call of set) call.cancel();
+        },
+        { once: true },
+      );
+    }
+    calls.add(this);
+  }
+}
+
+function forgetAnswer(waiting: AnsweredLater, path: string, callId: string): void {
+  const byId = waiting.get(path);
+  if (!byId?.delete(callId)) return;
+  if (byId.size === 0) waiting.delete(path);
 }
 
 /** Runtime hook: the machine wrote a subagent's first report as this `Agent` call's result. */
 export function answeredCall(waiting: AnsweredLater, path: string, answer: { readonly callId: string; readonly content: string; readonly isError: boolean }): void {
-  const key = `${path}\n${answer.callId}`;
-  const finish = waiting.get(key);
-  if (!finish) return;
-  waiting.delete(key);
-  finish(answer.content, answer.isError);
+  // Untraced and unstreamed sessions never wait here: nothing is looked up.
+  if (waiting.size === 0) return;
+  waiting.get(path)?.get(answer.callId)?.answered(answer.content, answer.isError);
 }
 
 /**
@@ -63,7 +116,7 @@ export function cancelledBeforeRun(core: RuntimeCore, input: ToolInput): ToolOut
 }
 
 /** Runs a tool call like `executeTool`, publishing its start and finish while anyone iterates events. */
-export async function executeToolWithEvents(core: RuntimeCore, input: ToolInput, signal: AbortSignal, answers: CallAnswers = 'awaited'): Promise<ToolStepOutcome> {
+export function executeToolWithEvents(core: RuntimeCore, input: ToolInput, signal: AbortSignal, answers: CallAnswers = 'awaited'): Promise<ToolStepOutcome> {
   // Without an iterator or a tracer the call costs what it did before streaming existed.
   const trace = core.trace;
   if (!core.events.stream.active && !trace) return executeTool(core, input, signal, answers);
@@ -71,28 +124,18 @@ export async function executeToolWithEvents(core: RuntimeCore, input: ToolInput,
   // Traced without an iterator, no event object is built for nobody.
   if (core.events.stream.active) core.events.publish({ type: 'tool-call-started', path, callId: call.id, toolName: call.name, args: call.arguments });
   trace?.toolStarted({ path, callId: call.id, toolName: call.name, args: call.arguments });
-  let done = false;
-  const finish = (content: string, isError: boolean, cancelled: boolean): void => {
-    if (done) return;
-    done = true;
-    forget();
-    if (core.events.stream.active) core.events.publish({ type: 'tool-call-finished', path, callId: call.id, toolName: call.name, content, isError, cancelled });
-    trace?.toolEnded(path, call.id, { content, isError, cancelled, errorCode: isError ? outcomeCode(content, cancelled) : undefined });
-  };
-  const forget = signal.aborted ? () => {} : onStepAbort(signal, () => finish(CANCELLED_CALL, true, true));
-  if (signal.aborted) finish(CANCELLED_CALL, true, true);
-  const outcome = await executeTool(core, input, signal, answers);
-  if ('answeredBy' in outcome) {
-    const key = `${path}\n${call.id}`;
-    if (!done && !signal.aborted) {
-      const calls = core.answeredLater;
-      calls.set(key, (content, isError) => finish(content, isError, false));
-      // Stopped before its answer: finished as cancelled, and forgotten here too.
-      onStepAbort(signal, () => calls.delete(key));
-    }
-    return outcome;
-  }
-  finish(outcome.content, outcome.isError, false);
+  const tracked = new RunningCall(core, path, call, signal);
+  if (signal.aborted) tracked.cancel();
+  else tracked.watchStep();
+  // `then` rather than an async frame of its own: the call's one extra promise.
+  return executeTool(core, input, signal, answers).then((outcome) => settled(tracked, outcome, signal));
+}
+
+/** A call's outcome arrived: it finishes now, or (an `Agent` call a subagent answers) when its answer is written. */
+function settled(call: RunningCall, outcome: ToolStepOutcome, signal: AbortSignal): ToolStepOutcome {
+  if (!('answeredBy' in outcome)) call.finish(outcome.content, outcome.isError, false);
+  // Stopped before its answer: it finished as cancelled already.
+  else if (!signal.aborted) call.awaitAnswer();
   return outcome;
 }
 
