@@ -19,7 +19,7 @@ import { assertAgentInput, freezeAgentInput } from './agent.input.js';
 import { SUBAGENT_ID_PREFIX } from './subagent-ids.js';
 import type { AgentStateMeta } from './agent.meta.js';
 import { agentAt, cancelSubagents, releaseSubagent, relayToParent, subagentOf, SubagentSet, subagentSetOf, subagentsOf, superviseSubagents, SUPERVISOR_ID } from './subagents.js';
-import { presenterOf } from './subagent-reports.js';
+import { completedResult, presenterOf } from './subagent-reports.js';
 import { outputInstruction, repairInstruction } from '../src/request/output-schema.js';
 import { prefixReuseOf, requestBytesOf } from '../src/request/prefix-reuse.js';
 import type {
@@ -410,10 +410,11 @@ export const agentMachine = setup({
       error: `internal error in ${context.input.path}: actor "${event.type.slice('xstate.error.actor.'.length)}" failed: ${errorText((event as { error?: unknown }).error)}`,
     })),
     /**
-     * Takes the one result from the final context, once: the runtime's hook, the parent and the
-     * actor's output then get the same object (the host may complete it by identity).
+     * Takes the one result from the final context, once, as the tree's host completes it
+     * (`configureReports`' `complete`): the runtime's hook, the parent and the actor's output
+     * then get the same object.
      */
-    takeResult: assign(({ context }) => ({ result: resultOf(context) })),
+    takeResult: assign(({ context, system }) => ({ result: completedResult(system, resultOf(context)) })),
     /** Marks an outside cancellation (unless a denial or failure already explains it). */
     markCancelled: assign(({ context, event }) => ({
       status: 'cancelled' as const,

@@ -228,6 +228,13 @@ export interface ReportSettings {
    * parent whose loop the host runs (a host-run root), whose machine must not open a turn.
    */
   readonly handOver?: (event: SubagentReportEvent) => boolean;
+  /**
+   * Completes a settling agent's result as the host measures it (elapsed time by its clock,
+   * subtree usage, the prefix its provider shared) when the agent takes it: the host's hook,
+   * the parent's report and the actor's output then all carry the completed result. By
+   * default the result is taken as the agent made it.
+   */
+  readonly complete?: (made: AgentResult) => AgentResult;
 }
 
 /** The system id of a tree's report settings (no agent path starts this way). */
@@ -254,6 +261,12 @@ export function configureReports(agent: AnyActorRef, value: ReportSettings): voi
 /** The presenter of an actor system (the default wording unless one was set). */
 export function presenterOf(system: TreeSystem): ReportPresenter {
   return treeService<ReportSettings>(system, REPORT_SETTINGS_ID)?.presenter ?? DEFAULT_PRESENTER;
+}
+
+/** A settling agent's result as its tree's host completes it (the same object without a host). */
+export function completedResult(system: TreeSystem, made: AgentResult): AgentResult {
+  const complete = treeService<ReportSettings>(system, REPORT_SETTINGS_ID)?.complete;
+  return complete ? complete(made) : made;
 }
 
 /** Hands a report to the host when the system's settings take it; true when taken. */

@@ -113,7 +113,7 @@ export class RuntimeCore {
     this.retention = new RetentionStore(config.retention);
     this.directory = new Directory(this.registry, this.retention, config.now);
     this.ledger = new UsageLedger(config.prices);
-    this.presenter = reportPresenter(config.resultMetadata, (reported) => this.lifecycle.completed(reported));
+    this.presenter = reportPresenter(config.resultMetadata);
     this.sessionIds = new AgentSessionIds(config.sessionId, image?.agents.size ?? 0);
     this.trace = tracingFor(config.telemetry);
     this.journal = config.store ? new SessionJournal(config.store, image) : undefined;

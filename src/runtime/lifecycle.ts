@@ -14,7 +14,7 @@ import { traceAgentEnd, traceAgentStart } from '../../machines/agent-trace.js';
 import type { DialogueView } from '../dialogue/types.js';
 import { errorText } from '../dialogue/error-text.js';
 import type { Usage } from '../model/adapter.js';
-import { wirePrefixReuse } from '../request/wire-reuse.js';
+import { completeResult } from './completed-result.js';
 import type { SessionJournal } from '../store/journal.js';
 import type { SessionImage } from '../store/replay.js';
 import type { StoreError } from '../store/types.js';
@@ -60,16 +60,23 @@ export interface LifecycleParts {
 export class Lifecycle {
   private readonly resultWaiters = new Map<string, Array<{ readonly resolve: (result: AgentResult) => void; readonly reject: (error: Error) => void }>>();
   private readonly busy = new QuietTracker();
-  /** Each result as the machine reported it → as completed here (subtree usage, elapsed time by the runtime's clock). */
-  private readonly completedResults = new WeakMap<AgentResult, AgentResult>();
   /** Set when the store failed: the session takes no new work. */
   failure: StoreError | undefined;
 
   constructor(private readonly parts: LifecycleParts) {}
 
-  /** A reported result as completed here (the same object when it was not completed here). */
-  completed(reported: AgentResult): AgentResult {
-    return this.completedResults.get(reported) ?? reported;
+  /**
+   * Tree service (`configureReports`' `complete`): a settling agent's result as this runtime
+   * completes it, when the agent takes it: its usage from its account (with its subtree's),
+   * the elapsed time by the runtime's clock, and its prefix measured on the provider's bodies
+   * when the adapter reported them. A path this runtime does not hold keeps what it made.
+   */
+  complete(made: AgentResult): AgentResult {
+    const record = this.parts.registry.get(made.path);
+    if (!record || record.delivered) return made;
+    const result = completeResult(made, record, this.parts.accounts.get(record.path), this.parts.config.now());
+    record.completed = result;
+    return result;
   }
 
   /** Whether the agent at `path` is doing work. */
@@ -101,7 +108,7 @@ export class Lifecycle {
     const span = this.parts.trace ? traceAgentStart(this.parts.trace, started.context.input, this.parts.replayed?.get(record.path)?.spawn.trace) : undefined;
     if (journal) this.journalStart(journal, record.path, started, span);
     // The tree's agents word their subagents' reports with this runtime's metadata choice.
-    if (record.parentPath === null) configureReports(actor, { presenter: this.parts.presenter, handOver: (event) => this.failure !== undefined || this.parts.handOver(event) });
+    if (record.parentPath === null) configureReports(actor, { presenter: this.parts.presenter, handOver: (event) => this.failure !== undefined || this.parts.handOver(event), complete: (made) => this.complete(made) });
     if (record.parentPath !== null && this.parts.events.stream.active) {
       this.parts.events.stream.publish({
         type: 'subagent-spawned',
@@ -258,21 +265,14 @@ export class Lifecycle {
     const record = this.parts.registry.get(reported.path);
     // A halted session invents no results (its actors are stopped where they are).
     if (!record || record.delivered || this.failure) return;
+    // Completed when the agent took it (`complete`), unless its tree has no such service.
+    const result = record.completed === reported ? reported : this.complete(reported);
     record.delivered = true;
-    const account = this.parts.accounts.get(record.path);
-    account?.set(reported.usage);
+    record.completed = undefined;
     this.parts.accounts.delete(record.path);
     this.parts.budgets.spent(record.path, reported.usage);
     this.parts.budgets.settled(record.path);
-    const result: AgentResult = {
-      ...reported,
-      // Measured on the provider's bodies when the adapter reported them; the canonical figure stays as `prefix.canonical`.
-      ...(record.parentPath !== null && record.firstWire ? { prefix: wirePrefixReuse(reported.prefix, record.parentWire, record.firstWire) } : {}),
-      elapsedMs: Math.max(0, this.parts.config.now() - record.reservedAt),
-      ...(account ? { usage: account.own, subtreeUsage: account.subtree } : {}),
-    };
     // Journaled before its subagents are cancelled: a resume then cancels any it finds live.
-    this.completedResults.set(reported, result);
     this.parts.journal?.settled(result, dialogue);
     // A finished agent leaves no live subagents behind.
     for (const child of [...record.children]) this.cancel(child, `${reported.path} finished`);

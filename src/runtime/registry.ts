@@ -54,6 +54,8 @@ export interface AgentRecord {
   onFirstReport: { readonly resolve: (report: FirstReportValue) => void; readonly reject: (error: Error) => void } | undefined;
   /** Set once the result has been delivered; guards exactly-once. */
   delivered: boolean;
+  /** The result as completed when the agent took it, until it is delivered. */
+  completed?: AgentResult | undefined;
   /** Ask the next model request to compact first. */
   compactRequested: boolean;
   /**
