@@ -2,7 +2,8 @@
  * A session whose store fails halts (lifecycle.halt): hosts hear `halted` once, with the store's
  * error; whoever waits for quiet is released though agents were mid-request; every entry that
  * would start work refuses with `session_halted` naming the store's message; `result()` of an
- * agent that was live rejects with the store's error, of a path never held says so as before.
+ * agent that was live rejects with the store's error, of a path never held says so as before;
+ * each stopped agent's last change says `cancelled`, and no result is invented.
  */
 import { describe, expect, it } from 'vitest';
 import { manualClock } from '../../src/model/clock.js';
@@ -29,6 +30,8 @@ describe('a session whose store fails', () => {
     await Promise.resolve();
     expect(quiet).toBe(false);
 
+    const changes: string[] = [];
+    rt.on('change', (change) => changes.push(`${change.path} ${change.state}`));
     const failure = new StoreError('store_failed', 'disk gone');
     store.fail(failure);
     // A second word from the store (or a later failure) changes nothing: the session halted once.
@@ -47,6 +50,8 @@ describe('a session whose store fails', () => {
     expect(rt.list().map((a) => a.path)).not.toContain('/root/later');
     // Nothing the stopped actors did after the halt was news: no result reached the host.
     expect(rt.results).toEqual([]);
+    // The host still sees each stopped agent leave (a UI would show it working forever), children first.
+    expect(changes).toEqual(['/root/job cancelled', '/root cancelled']);
     await rt.whenQuiet();
   });
 });
