@@ -14,12 +14,24 @@ import type { AgentEvent, ToolStepOutcome, ToolInput, ToolOutcome, ToolStepInput
  */
 export type ToolExecutor = (input: ToolInput, signal: AbortSignal, step: ToolStepScope) => ToolStepOutcome | Promise<ToolStepOutcome>;
 
-/** Where a step runs: the agent whose calls it runs, and a way to send that agent events from the step. */
+/**
+ * Where a step runs: the agent whose calls it runs, a way to send that agent events from the
+ * step, and what the step owns for its calls (their order, and one list of what to do when it
+ * is stopped), so an executor keeps per-step state on the step rather than in a table.
+ */
 export interface ToolStepScope {
   /** The agent's actor (the step's XState parent). */
   readonly agent: AnyActorRef;
   /** Sends the agent an event from the step's actor (a spawn, a message to relay). */
   send(event: AgentEvent): void;
+  /** The step's calls in the reply's order: `calls[0] === input.call` for the first one started. */
+  readonly calls: ToolStepInput['calls'];
+  /**
+   * Calls `stopped` once when the step is stopped (at once when it already was), and returns
+   * a function that unregisters it. The step keeps one list: registering costs O(1), where an
+   * abort listener per call would rescan the signal's listener list on every add and remove.
+   */
+  onStop(stopped: () => void): () => void;
 }
 
 /**
@@ -38,9 +50,22 @@ export interface ToolStepScope {
  */
 export function toolStepLogic(execute: ToolExecutor) {
   return fromCallback<AgentEvent, ToolStepInput>(({ input, sendBack, self }) => {
-    const scope: ToolStepScope = { agent: self._parent as AnyActorRef, send: sendBack };
     const controller = new AbortController();
     const { signal } = controller;
+    const onStopped = new Set<() => void>();
+    const scope: ToolStepScope = {
+      agent: self._parent as AnyActorRef,
+      send: sendBack,
+      calls: input.calls,
+      onStop: (stopped) => {
+        if (signal.aborted) {
+          stopped();
+          return () => {};
+        }
+        onStopped.add(stopped);
+        return () => void onStopped.delete(stopped);
+      },
+    };
     // Each call may listen for the abort (fetch does): expected, so no leak warning past 10.
     setMaxListeners(Math.max(10, input.calls.length + 10), signal);
     const settle = (call: ToolInput['call'], outcome: ToolStepOutcome): void => {
@@ -62,7 +87,11 @@ export function toolStepLogic(execute: ToolExecutor) {
         (error: unknown) => settle(call, { content: `Error: ${errorText(error)}`, isError: true } satisfies ToolOutcome),
       );
     }
-    return () => controller.abort();
+    return () => {
+      controller.abort();
+      for (const stopped of onStopped) stopped();
+      onStopped.clear();
+    };
   });
 }
 

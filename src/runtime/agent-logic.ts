@@ -44,9 +44,6 @@ import { BudgetError } from '../policy/budget.js';
 import type { Usage } from '../request/usage.js';
 import { FailedRequestError } from '../request/failed-request.js';
 
-/** Steps (by their shared signal) whose first call has started: the others may wait for a later slice. */
-const stepStarted = new WeakSet<AbortSignal>();
-
 /** The empty reply of a request the budget refused (the machine reads `budgetStop` instead). */
 const NO_REPLY: ModelResponse = Object.freeze({ text: '', toolCalls: Object.freeze([]), usage: ZERO_USAGE });
 
@@ -199,13 +196,13 @@ export function createAgentLogic(core: RuntimeCore) {
           if (hold) core.budgets.afterRequest(hold, charged);
         }
       }),
-      runToolCalls: toolStepLogic((input, signal) => {
+      runToolCalls: toolStepLogic((input, signal, step) => {
         // A reply with many calls starts them over several turns once this one has run its
         // slice; its first call starts at once (the request before it was a yield point).
-        const wait = stepStarted.has(signal) ? sliceYield() : (stepStarted.add(signal), undefined);
-        if (!wait) return executeToolWithEvents(core, input, signal, 'by-machine');
+        const wait = step.calls[0] === input.call ? undefined : sliceYield();
+        if (!wait) return executeToolWithEvents(core, input, signal, 'by-machine', step);
         // A call whose step was stopped while it waited never runs.
-        return wait.then(() => (signal.aborted ? cancelledBeforeRun(core, input) : executeToolWithEvents(core, input, signal, 'by-machine')));
+        return wait.then(() => (signal.aborted ? cancelledBeforeRun(core, input) : executeToolWithEvents(core, input, signal, 'by-machine', step)));
       }),
     },
     actions: {

@@ -4,6 +4,7 @@
  * step is stopped first (a call that ignores its signal may resolve much later, or never).
  */
 import type { ToolInput, ToolOutcome, ToolStepOutcome } from '../../machines/agent.types.js';
+import type { ToolStepScope } from '../../machines/tool-step.js';
 import type { ToolCall } from '../dialogue/entry.js';
 import type { AnsweredLater, RuntimeCore } from './core.js';
 import { executeTool, type CallAnswers } from './tools.js';
@@ -14,13 +15,6 @@ import { outcomeCode } from '../../machines/agent-trace.js';
 const CANCELLED_CALL = 'Error (aborted): the call was stopped before it finished';
 
 /**
- * Calls still running per step signal. One abort listener per step, not per call: an
- * AbortSignal's listener list is scanned on every add and remove, so one listener per call
- * would make a wide step quadratic.
- */
-const running = new WeakMap<AbortSignal, Set<RunningCall>>();
-
-/**
  * One call whose start was published or traced, until its finish is: what the finish needs,
  * kept on one object rather than in closures made per call.
  */
@@ -28,12 +22,13 @@ class RunningCall {
   private done = false;
   /** Whether the parent's machine answers it later (it is then in `core.answeredLater`). */
   private later = false;
+  /** Unregisters it from its step's stop list. */
+  private unwatch: (() => void) | undefined;
 
   constructor(
     private readonly core: RuntimeCore,
     private readonly path: string,
     private readonly call: ToolCall,
-    private readonly signal: AbortSignal,
   ) {}
 
   /** Publishes and traces its finish, once; forgets it everywhere it waits. */
@@ -41,7 +36,7 @@ class RunningCall {
     if (this.done) return;
     this.done = true;
     const { core, path, call } = this;
-    running.get(this.signal)?.delete(this);
+    this.unwatch?.();
     if (this.later) forgetAnswer(core.answeredLater, path, call.id);
     if (core.events.stream.active) core.events.publish({ type: 'tool-call-finished', path, callId: call.id, toolName: call.name, content, isError, cancelled });
     core.trace?.toolEnded(path, call.id, { content, isError, cancelled, errorCode: isError ? outcomeCode(content, cancelled) : undefined });
@@ -66,24 +61,18 @@ class RunningCall {
     this.later = true;
   }
 
-  /** Finished as cancelled when its step is stopped first. */
-  watchStep(): void {
-    const signal = this.signal;
-    let calls = running.get(signal);
-    if (!calls) {
-      const set = new Set<RunningCall>();
-      calls = set;
-      running.set(signal, set);
-      signal.addEventListener(
-        'abort',
-        () => {
-          running.delete(signal);
-          for (const call of set) call.cancel();
-        },
-        { once: true },
-      );
+  /**
+   * Finished as cancelled when its step is stopped first (the step keeps the list), or, for a
+   * call the host runs outside any step, when its signal aborts.
+   */
+  watch(step: ToolStepScope | undefined, signal: AbortSignal): void {
+    const cancel = (): void => this.cancel();
+    if (step) this.unwatch = step.onStop(cancel);
+    else if (signal.aborted) cancel();
+    else {
+      signal.addEventListener('abort', cancel, { once: true });
+      this.unwatch = () => signal.removeEventListener('abort', cancel);
     }
-    calls.add(this);
   }
 }
 
@@ -116,7 +105,7 @@ export function cancelledBeforeRun(core: RuntimeCore, input: ToolInput): ToolOut
 }
 
 /** Runs a tool call like `executeTool`, publishing its start and finish while anyone iterates events. */
-export function executeToolWithEvents(core: RuntimeCore, input: ToolInput, signal: AbortSignal, answers: CallAnswers = 'awaited'): Promise<ToolStepOutcome> {
+export function executeToolWithEvents(core: RuntimeCore, input: ToolInput, signal: AbortSignal, answers: CallAnswers = 'awaited', step?: ToolStepScope): Promise<ToolStepOutcome> {
   // Without an iterator or a tracer the call costs what it did before streaming existed.
   const trace = core.trace;
   if (!core.events.stream.active && !trace) return executeTool(core, input, signal, answers);
@@ -124,9 +113,8 @@ export function executeToolWithEvents(core: RuntimeCore, input: ToolInput, signa
   // Traced without an iterator, no event object is built for nobody.
   if (core.events.stream.active) core.events.publish({ type: 'tool-call-started', path, callId: call.id, toolName: call.name, args: call.arguments });
   trace?.toolStarted({ path, callId: call.id, toolName: call.name, args: call.arguments });
-  const tracked = new RunningCall(core, path, call, signal);
-  if (signal.aborted) tracked.cancel();
-  else tracked.watchStep();
+  const tracked = new RunningCall(core, path, call);
+  tracked.watch(step, signal);
   // `then` rather than an async frame of its own: the call's one extra promise.
   return executeTool(core, input, signal, answers).then((outcome) => settled(tracked, outcome, signal));
 }

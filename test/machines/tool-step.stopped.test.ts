@@ -8,7 +8,7 @@ import { createActor, type InspectionEvent } from 'xstate';
 import { agentMachine } from '../../machines/agent.machine.js';
 import { createAgentInput } from '../../machines/agent.input.js';
 import type { ToolInput, ToolOutcome } from '../../machines/agent.types.js';
-import { toolStepLogic } from '../../machines/tool-step.js';
+import { toolStepLogic, type ToolStepScope } from '../../machines/tool-step.js';
 import { replyOutput } from '../../src/testing/agent-events.js';
 import { afterMicrotasks, deferred, type Deferred } from '../../src/testing/deferred.js';
 import { StandIns } from '../../src/testing/stand-ins.js';
@@ -47,5 +47,38 @@ describe('a stopped tool step', () => {
     await afterMicrotasks();
     expect(received).toEqual([calls[0]!.input.call.id]);
     agent.stop();
+  });
+
+  it("owns its calls' order and one stop list: each registered function runs once when it stops, one unregistered or registered late as it says", async () => {
+    const seen: Array<{ input: ToolInput; step: ToolStepScope }> = [];
+    const standIns = new StandIns();
+    const logic = agentMachine.provide({
+      actors: {
+        sampleModel: standIns.promise('sampleModel'),
+        runToolCalls: toolStepLogic((input, _signal, step) => {
+          seen.push({ input, step });
+          return new Promise<ToolOutcome>(() => {});
+        }),
+      } as never,
+    });
+    const agent = createActor(logic, { input: createAgentInput({ model: 'm', task: 't', path: '/root/w', lifetime: 'continuable' }) }).start();
+    standIns.pending('model')!.result.resolve(replyOutput({ toolCalls: [{ name: 'a' }, { name: 'b' }, { name: 'c' }] }, { turnsCompleted: 0, step: 0 }));
+    await afterMicrotasks();
+    const step = seen[0]!.step;
+    // One scope per step, and it knows which call came first.
+    expect(seen.map((s) => s.step === step)).toEqual([true, true, true]);
+    expect(seen.map((s) => step.calls.indexOf(s.input.call))).toEqual([0, 1, 2]);
+    const stopped: string[] = [];
+    step.onStop(() => stopped.push('a'));
+    const forget = step.onStop(() => stopped.push('b'));
+    step.onStop(() => stopped.push('c'));
+    forget();
+    expect(stopped).toEqual([]);
+    agent.send({ type: 'interrupt', reason: 'stop' });
+    expect(stopped).toEqual(['a', 'c']);
+    step.onStop(() => stopped.push('late'));
+    expect(stopped).toEqual(['a', 'c', 'late']);
+    agent.stop();
+    expect(stopped).toEqual(['a', 'c', 'late']);
   });
 });
