@@ -303,6 +303,8 @@ export function assertAgentInput(input: unknown): asserts input is AgentInput {
 
 /** System configurations already walked: children share their parent's, so each is walked once. */
 const frozenSystems = new WeakSet<object>();
+/** Inputs frozen here already (`agentInput` freezes; the machine checks again on start): walked once. */
+const frozenInputs = new WeakSet<AgentInput>();
 
 /**
  * Freezes the whole input, deeply, in place, and returns it. Cheap: the snapshot's entry
@@ -310,6 +312,7 @@ const frozenSystems = new WeakSet<object>();
  * by many agents is walked only the first time.
  */
 export function freezeAgentInput(input: AgentInput): AgentInput {
+  if (frozenInputs.has(input)) return input;
   if (!frozenSystems.has(input.system)) {
     deepFreeze(input.system);
     frozenSystems.add(input.system);
@@ -317,5 +320,6 @@ export function freezeAgentInput(input: AgentInput): AgentInput {
   deepFreeze(input.prefix);
   deepFreeze(input.framing);
   deepFreeze(input.snapshot);
-  return Object.freeze(input);
+  frozenInputs.add(Object.freeze(input));
+  return input;
 }
