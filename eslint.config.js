@@ -52,7 +52,7 @@ const SLEEPS = [
 // XState's private members: the Actor class declares them `private` (or they exist only at run
 // time), so a cast reaches them and an XState release may change them without notice. `_parent`
 // is not among them: it is part of XState's public `ActorRef` type.
-const XSTATE_PRIVATE = /^_(stop|stopProcedure|relay|send|boot|error|complete|processingStatus|actorScope|syncSnapshot|forward|deferred|initState|systemId)$/;
+const XSTATE_PRIVATE = /^_(stop|stopProcedure|relay|send|boot|error|reportError|complete|process|processingStatus|actorScope|snapshot|doneEvent|syncSnapshot|forward|deferred|initState|systemId)$/;
 const NO_XSTATE_PRIVATE = [
   { selector: `MemberExpression[property.name=${XSTATE_PRIVATE}]`, message: "No private XState API (docs/architecture.md): use the actor's public methods or an event." },
   { selector: `MemberExpression[property.value=${XSTATE_PRIVATE}]`, message: "No private XState API (docs/architecture.md): use the actor's public methods or an event." },
