@@ -10,6 +10,7 @@ import { type CompactionEntry, type Entry, type ToolCall, type ToolResultEntry }
 import { DialogueError } from './errors.js';
 import { EntryLog } from './entry-log.js';
 import { EntrySeqBuilder, type EntryView } from './entry-seq.js';
+import { jsonLength } from './json-length.js';
 import { deepFreeze } from './freeze.js';
 import { activeTurnOf, allTurns, effectiveStartOf, effectiveTurnCountOf, recentTurnsStartOf, turnAt } from './turns.js';
 import type { DialogueView, EntrySeq, TurnInfo } from './types.js';
@@ -176,6 +177,24 @@ export class Dialogue implements DialogueView {
       this.#effective = latest === undefined ? (this.log as EntryView) : this.#range(latest.anchor, this.length, true, this.#log.at(latest.position));
     }
     return this.#effective;
+  }
+
+  /**
+   * The summed JSON length ({@link jsonLength}) of the entries of {@link effective}: what a
+   * budget estimate measures a request's messages by. Amortized O(entries appended since the
+   * last call on this dialogue or an earlier version of it), so an agent's estimates cost O(1)
+   * per entry over its whole life rather than O(dialogue) per request.
+   *
+   * @example
+   * ```ts
+   * const d = Dialogue.empty().append(userEntry({ text: 'hi' }));
+   * d.effectiveJsonLength() === JSON.stringify(d.effective().toArray()).length - 2; // no commas or brackets
+   * ```
+   */
+  effectiveJsonLength(): number {
+    const latest = this.#index.compactions.last();
+    if (latest === undefined) return this.#log.contentJsonLength(0);
+    return jsonLength(this.#log.at(latest.position)) + this.#log.contentJsonLength(latest.anchor);
   }
 
   /** The latest compaction entry, if any. */

@@ -8,6 +8,7 @@
  */
 import type { Entry } from './entry.js';
 import { EntryView, type EntrySeqBuilder } from './entry-seq.js';
+import { jsonLength } from './json-length.js';
 import type { EntrySeq } from './types.js';
 
 /**
@@ -23,6 +24,14 @@ interface Store {
   userIds: Map<string, number> | undefined;
   /** Log positions below this are in `userIds`. */
   indexed: number;
+  /**
+   * The JSON length of the non-compaction entries at log positions `[sizedFrom, sizedTo)`:
+   * a dialogue grows by appending, so the next measure from the same start only walks what
+   * was appended since (positions below the buffer's length never change).
+   */
+  sizedFrom: number;
+  sizedTo: number;
+  sized: number;
 }
 
 /** One immutable version of a dialogue's raw log. */
@@ -43,7 +52,7 @@ export class EntryLog {
   /** An empty log with its own buffer. */
   static empty(base?: EntrySeq): EntryLog {
     const b = base ?? EntryView.EMPTY;
-    return new EntryLog(b, b.length, { entries: [], userIds: undefined, indexed: 0 }, b.length);
+    return new EntryLog(b, b.length, newStore([]), b.length);
   }
 
   /**
@@ -101,10 +110,36 @@ export class EntryLog {
     let store = this.#store;
     if (store.entries.length !== own) {
       // Appending to an older version: copy its own part; the id index is rebuilt when needed.
-      store = { entries: store.entries.slice(0, own), userIds: undefined, indexed: 0 };
+      store = newStore(store.entries.slice(0, own));
     }
     store.entries.push(entry);
     return new EntryLog(this.#base, this.#baseLength, store, this.length + 1);
+  }
+
+  /**
+   * The summed {@link jsonLength} of the non-compaction entries at log positions
+   * `[from, this.length)`. Amortized O(entries appended since the last measure from the same
+   * `from`): the sum is kept with the buffer, which every later version of this log shares.
+   */
+  contentJsonLength(from: number): number {
+    const store = this.#store;
+    let start = from;
+    let total = 0;
+    if (store.sizedFrom === from && store.sizedTo <= this.length) {
+      start = store.sizedTo;
+      total = store.sized;
+    }
+    for (let p = start; p < this.length; p++) {
+      const entry = this.at(p) as Entry;
+      if (entry.kind !== 'compaction') total += jsonLength(entry);
+    }
+    // An older version than the one measured last (its end is below sizedTo) keeps the newer sum.
+    if (!(store.sizedFrom === from && store.sizedTo > this.length)) {
+      store.sizedFrom = from;
+      store.sizedTo = this.length;
+      store.sized = total;
+    }
+    return total;
   }
 
   /** Adds log positions `[from, to)` to `builder` without copying entries. */
@@ -113,4 +148,8 @@ export class EntryLog {
     if (from < this.#baseLength) builder.range(this.#base, from, Math.min(end, this.#baseLength));
     builder.array(this.#store.entries, Math.max(from, this.#baseLength) - this.#baseLength, end - this.#baseLength);
   }
+}
+
+function newStore(entries: Entry[]): Store {
+  return { entries, userIds: undefined, indexed: 0, sizedFrom: 0, sizedTo: 0, sized: 0 };
 }

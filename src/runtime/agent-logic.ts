@@ -183,7 +183,7 @@ export function createAgentLogic(core: RuntimeCore) {
         const dialogue = compaction ? input.dialogue.append(compaction.entry) : input.dialogue;
         const request = requestOf(input, dialogue.effective());
         // A request that could cross a hard budget cap is not sent: the machine ends the turn.
-        const hold = core.budgets.beforeRequest(input.path, request);
+        const hold = core.budgets.beforeRequest(input.path, request, dialogue);
         if (hold instanceof BudgetError) {
           return { response: NO_REPLY, compaction: compaction?.entry, ...(compaction ? { usage: compaction.usage } : {}), budgetStop: { reason: hold.message } };
         }

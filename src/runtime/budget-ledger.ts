@@ -13,55 +13,30 @@
 import type { Usage } from '../request/usage.js';
 import { costOf, type ModelPrice } from '../model/prices.js';
 import { BUDGET_DIMENSIONS, BudgetError, DEFAULT_SOFT_LIMIT, formatAmount, type Budget, type BudgetDimension } from '../policy/budget.js';
+import { Pool, POOLED, refusal, type BudgetRemaining, type BudgetWarning, type PooledDimension, type RequestEstimate, type RequestHold } from './budget-pool.js';
+import { addPlain, grew, maxUsage, positiveDelta } from './budget-usage.js';
 
-/** Dimensions held in pools (wall time is a deadline instead). */
-type PooledDimension = Exclude<BudgetDimension, 'wallMs'>;
-const POOLED: readonly PooledDimension[] = ['tokens', 'costUsd', 'steps', 'spawns'];
+export type { BudgetRemaining, BudgetWarning, RequestEstimate, RequestHold } from './budget-pool.js';
 
-/** One capped dimension of one agent's subtree. */
-class Pool {
-  used = 0;
-  reserved = 0;
-  warned = false;
-  closed = false;
-  constructor(
-    readonly owner: string,
-    readonly dimension: PooledDimension,
-    readonly limit: number,
-    readonly soft: number,
-  ) {}
-
-  get remaining(): number {
-    return this.limit - this.used - this.reserved;
-  }
-}
-
-/** A `budget-warning`: a cap's soft limit was reached. */
-export interface BudgetWarning {
-  /** The agent whose cap it is (its subtree spends from it). */
-  readonly path: string;
-  /** The agent whose spending reached the soft limit. */
-  readonly by: string;
-  readonly dimension: BudgetDimension;
+/** One carve a plan makes: `limit` of `dimension`, taken from `from` (undefined: nothing above is capped there). */
+interface Carve {
+  readonly dimension: PooledDimension;
   readonly limit: number;
-  readonly used: number;
-  readonly remaining: number;
+  readonly from: Pool | undefined;
 }
 
-/** What one agent may still spend, per capped dimension (what its own or nearest cap leaves). */
-export type BudgetRemaining = Partial<Record<BudgetDimension, number>>;
-
-/** A model request's hold on its pools, released when the request ends. */
-export interface RequestHold {
-  readonly path: string;
-  readonly holds: ReadonlyArray<readonly [Pool, number]>;
+/**
+ * What opening an account would carve, as {@link BudgetLedger.check} found it. `open` takes it
+ * instead of planning again while nothing in the ledger has changed since (same revision, same
+ * request): a spawn checks early and carves later, often in the same synchronous run.
+ */
+export interface CarvePlan {
+  readonly revision: number;
+  readonly request: OpenAccount;
+  readonly carves: readonly Carve[];
 }
 
-/** What a model request is estimated to use at most. */
-export interface RequestEstimate {
-  readonly inputTokens: number;
-  readonly outputTokens: number;
-}
+const NO_CARVES: readonly Carve[] = Object.freeze([]);
 
 /** One agent's budget account. */
 class BudgetAccount {
@@ -100,6 +75,8 @@ export interface OpenAccount {
 /** The session's budget accounts, by path. */
 export class BudgetLedger {
   private readonly accounts = new Map<string, BudgetAccount>();
+  /** Counts every change to accounts and pools: a plan made at an older revision is made again. */
+  private revision = 0;
 
   constructor(
     private readonly now: () => number,
@@ -113,23 +90,31 @@ export class BudgetLedger {
 
   /**
    * Checks that `open` would succeed now, without taking anything (the spawn's early check,
-   * before confirmation); throws the same {@link BudgetError}.
+   * before confirmation); throws the same {@link BudgetError}. What it returns lets `open`
+   * skip planning again when nothing changed in between.
    */
-  check(request: OpenAccount): void {
-    this.plan(request);
+  check(request: OpenAccount): CarvePlan {
+    const parent = request.parentPath === null ? undefined : this.accounts.get(request.parentPath);
+    const carves = this.carvesOf(request, parent);
+    this.deadlineOf(request, parent);
+    return { revision: this.revision, request, carves };
   }
 
   /**
    * Opens an agent's account: carves its own caps from the pools above it and charges the
-   * spawn. Throws a {@link BudgetError} and takes nothing when a carve does not fit.
+   * spawn. Throws a {@link BudgetError} and takes nothing when a carve does not fit. `checked`:
+   * what {@link check} returned for the same request; used only while nothing has changed since
+   * (the wall-time checks, which depend on the clock, are made again).
    */
-  open(request: OpenAccount): void {
-    const plan = this.plan(request);
-    const account = new BudgetAccount(request.path, request.price);
+  open(request: OpenAccount, checked?: CarvePlan): void {
     const parent = request.parentPath === null ? undefined : this.accounts.get(request.parentPath);
+    const carves = checked !== undefined && checked.revision === this.revision && samePlanRequest(checked.request, request) ? checked.carves : this.carvesOf(request, parent);
+    const deadline = this.deadlineOf(request, parent);
+    this.revision++;
+    const account = new BudgetAccount(request.path, request.price);
     if (parent) Object.assign(account.holders, parent.holders);
-    account.deadline = plan.deadline;
-    for (const { dimension, limit, from } of plan.carves) {
+    account.deadline = deadline;
+    for (const { dimension, limit, from } of carves) {
       const pool = new Pool(request.path, dimension, limit, request.budget?.softLimit ?? DEFAULT_SOFT_LIMIT);
       if (from) from.reserved += limit;
       account.own.push({ pool, from, carved: from ? limit : 0 });
@@ -142,11 +127,10 @@ export class BudgetLedger {
     this.accounts.set(request.path, account);
   }
 
-  /** What opening would carve, or the error that refuses it. */
-  private plan(request: OpenAccount): { carves: Array<{ dimension: PooledDimension; limit: number; from: Pool | undefined }>; deadline: number | undefined } {
-    const parent = request.parentPath === null ? undefined : this.accounts.get(request.parentPath);
+  /** What opening would carve from the pools above, or the error that refuses it. */
+  private carvesOf(request: OpenAccount, parent: BudgetAccount | undefined): readonly Carve[] {
     const budget = request.budget;
-    const carves: Array<{ dimension: PooledDimension; limit: number; from: Pool | undefined }> = [];
+    let carves: Carve[] | undefined;
     const check = !request.restoring;
     const what = request.parentPath === null ? 'the session' : request.path;
     for (const dimension of POOLED) {
@@ -165,11 +149,19 @@ export class BudgetLedger {
           throw new BudgetError(dimension, asked, Math.max(0, remaining), message);
         }
       }
-      if (limit !== undefined) carves.push({ dimension, limit, from });
+      if (limit !== undefined) (carves ??= []).push({ dimension, limit, from });
     }
     if (check && request.price === undefined && (budget?.costUsd !== undefined || parent?.holders.costUsd !== undefined)) {
       throw new BudgetError('costUsd', 0, 0, `${what} runs model ${request.model}, which has no price in RuntimeOptions.prices, under a costUsd budget: its cost could not be counted`);
     }
+    return carves ?? NO_CARVES;
+  }
+
+  /** The account's deadline (its own `wallMs` or its parent's, the earlier), or the error that refuses it now. */
+  private deadlineOf(request: OpenAccount, parent: BudgetAccount | undefined): number | undefined {
+    const budget = request.budget;
+    const check = !request.restoring;
+    const what = request.parentPath === null ? 'the session' : request.path;
     let deadline = parent?.deadline;
     if (budget?.wallMs !== undefined) {
       const own = request.startedAt + budget.wallMs;
@@ -182,7 +174,7 @@ export class BudgetLedger {
     if (check && parent && deadline !== undefined && budget?.wallMs === undefined && deadline <= this.now()) {
       throw new BudgetError('wallMs', 0, 0, `${what} cannot start: the time budget of ${request.parentPath} has run out`);
     }
-    return { carves, deadline };
+    return deadline;
   }
 
   /**
@@ -193,6 +185,7 @@ export class BudgetLedger {
     const account = this.accounts.get(path);
     if (!account) return;
     this.accounts.delete(path);
+    this.revision++;
     for (const { pool, from, carved } of account.own) {
       pool.closed = true;
       if (!from) continue;
@@ -210,6 +203,7 @@ export class BudgetLedger {
     const account = this.accounts.get(path);
     if (!account) return;
     this.accounts.delete(path);
+    this.revision++;
     for (const { pool, from, carved } of account.own) {
       pool.closed = true;
       if (from) from.reserved -= carved;
@@ -240,7 +234,7 @@ export class BudgetLedger {
    */
   beginRequest(path: string, estimate: RequestEstimate): RequestHold | BudgetError {
     const account = this.accounts.get(path);
-    if (!account) return { path, holds: [] };
+    if (!account) return { path, steps: undefined, tokens: undefined, tokenAmount: 0, cost: undefined, costAmount: 0 };
     const now = this.now();
     if (account.deadline !== undefined && now >= account.deadline) {
       return new BudgetError('wallMs', 0, 0, `the time budget ran out ${formatAmount('wallMs', now - account.deadline)} ago`);
@@ -252,12 +246,12 @@ export class BudgetLedger {
     const costAmount = account.price && costUsd ? costOf({ inputTokens: estimate.inputTokens, outputTokens: estimate.outputTokens, cacheReadTokens: 0, cacheWriteTokens: 0, requests: 1, retries: 0 }, account.price) : 0;
     const refused = (steps && refusal(path, steps, 1, estimate)) || (tokens && refusal(path, tokens, tokenAmount, estimate)) || (costUsd && account.price && refusal(path, costUsd, costAmount, estimate));
     if (refused) return refused;
-    const holds: Array<readonly [Pool, number]> = [];
-    if (steps) holds.push([steps, 1]);
-    if (tokens) holds.push([tokens, tokenAmount]);
-    if (costUsd && account.price) holds.push([costUsd, costAmount]);
-    for (const [pool, amount] of holds) pool.reserved += amount;
-    return { path, holds };
+    const cost = costUsd && account.price ? costUsd : undefined;
+    if (steps) steps.reserved += 1;
+    if (tokens) tokens.reserved += tokenAmount;
+    if (cost) cost.reserved += costAmount;
+    this.revision++;
+    return { path, steps, tokens, tokenAmount, cost, costAmount };
   }
 
   /**
@@ -265,7 +259,10 @@ export class BudgetLedger {
    * or was aborted; the usage it did report is charged when the agent's usage grows).
    */
   endRequest(hold: RequestHold, used: Usage | undefined): void {
-    for (const [pool, amount] of hold.holds) pool.reserved -= amount;
+    if (hold.steps) hold.steps.reserved -= 1;
+    if (hold.tokens) hold.tokens.reserved -= hold.tokenAmount;
+    if (hold.cost) hold.cost.reserved -= hold.costAmount;
+    this.revision++;
     if (!used) return;
     const account = this.accounts.get(hold.path);
     if (!account) return;
@@ -313,64 +310,14 @@ export class BudgetLedger {
   private spend(pool: Pool, amount: number, by: string): void {
     if (amount <= 0) return;
     pool.used += amount;
+    this.revision++;
     if (pool.warned || pool.closed || pool.used < pool.soft * pool.limit) return;
     pool.warned = true;
     this.onWarning({ path: pool.owner, by, dimension: pool.dimension, limit: pool.limit, used: pool.used, remaining: Math.max(0, pool.remaining) });
   }
 }
 
-/** The error refusing a request that could use `amount` of `pool`, or undefined when it fits. */
-function refusal(path: string, pool: Pool, amount: number, estimate: RequestEstimate): BudgetError | undefined {
-  if (amount <= pool.remaining) return undefined;
-  const dimension = pool.dimension;
-  const left = Math.max(0, pool.remaining);
-  const whose = pool.owner === path ? 'its' : `${pool.owner}'s`;
-  const need = dimension === 'tokens' ? `${formatAmount(dimension, amount)} (input estimate ${estimate.inputTokens} + output limit ${estimate.outputTokens})` : formatAmount(dimension, amount);
-  return new BudgetError(dimension, amount, left, `the next model request could use ${need}, more than ${whose} ${dimension} budget has left (${formatAmount(dimension, left)} of ${formatAmount(dimension, pool.limit)})`);
-}
-
-/** Whether `after` has more of anything than `before`. */
-function grew(after: Usage, before: Usage): boolean {
-  return (
-    after.inputTokens > before.inputTokens ||
-    after.outputTokens > before.outputTokens ||
-    after.cacheReadTokens > before.cacheReadTokens ||
-    after.cacheWriteTokens > before.cacheWriteTokens ||
-    after.requests > before.requests ||
-    after.retries > before.retries
-  );
-}
-
-function positiveDelta(after: Usage, before: Usage): Usage {
-  const d = (a: number, b: number): number => Math.max(0, a - b);
-  return {
-    inputTokens: d(after.inputTokens, before.inputTokens),
-    outputTokens: d(after.outputTokens, before.outputTokens),
-    cacheReadTokens: d(after.cacheReadTokens, before.cacheReadTokens),
-    cacheWriteTokens: d(after.cacheWriteTokens, before.cacheWriteTokens),
-    requests: d(after.requests, before.requests),
-    retries: d(after.retries, before.retries),
-  };
-}
-
-function maxUsage(a: Usage, b: Usage): Usage {
-  return {
-    inputTokens: Math.max(a.inputTokens, b.inputTokens),
-    outputTokens: Math.max(a.outputTokens, b.outputTokens),
-    cacheReadTokens: Math.max(a.cacheReadTokens, b.cacheReadTokens),
-    cacheWriteTokens: Math.max(a.cacheWriteTokens, b.cacheWriteTokens),
-    requests: Math.max(a.requests, b.requests),
-    retries: Math.max(a.retries, b.retries),
-  };
-}
-
-function addPlain(a: Usage, b: Usage): Usage {
-  return {
-    inputTokens: a.inputTokens + b.inputTokens,
-    outputTokens: a.outputTokens + b.outputTokens,
-    cacheReadTokens: a.cacheReadTokens + b.cacheReadTokens,
-    cacheWriteTokens: a.cacheWriteTokens + b.cacheWriteTokens,
-    requests: a.requests + b.requests,
-    retries: a.retries + b.retries,
-  };
+/** Whether a plan made for `a` holds for `b` (the same spawn, asking the same). */
+function samePlanRequest(a: OpenAccount, b: OpenAccount): boolean {
+  return a.path === b.path && a.parentPath === b.parentPath && a.budget === b.budget && a.price === b.price && a.model === b.model && a.restoring === b.restoring;
 }

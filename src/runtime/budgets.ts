@@ -5,13 +5,15 @@
  * change, settle, abandon); the arithmetic is the {@link BudgetLedger}'s.
  */
 import type { AgentInput } from '../../machines/agent.types.js';
+import type { Dialogue } from '../dialogue/dialogue.js';
 import type { Entry } from '../dialogue/entry.js';
+import { jsonLength } from '../dialogue/json-length.js';
 import type { Usage } from '../request/usage.js';
 import type { ModelRequest } from '../request/types.js';
 import { estimateTokens, requestBytesOf } from '../request/prefix-reuse.js';
 import type { ModelPrice, PriceTable } from '../model/prices.js';
 import { BudgetError, capsAnything, checkBudget, exceedsCeiling, formatAmount, tighterBudget, type Budget } from '../policy/budget.js';
-import { BudgetLedger, type BudgetRemaining, type BudgetWarning, type RequestHold } from './budget-ledger.js';
+import { BudgetLedger, type BudgetRemaining, type BudgetWarning, type CarvePlan, type RequestHold } from './budget-ledger.js';
 
 /** The output a reply is assumed to use at most when no `maxOutputTokens` is configured. */
 export const DEFAULT_MAX_OUTPUT_TOKENS = 4096;
@@ -36,6 +38,9 @@ export interface SpawnBudgetSources {
   /** Names the role in messages. */
   readonly roleLabel?: string;
 }
+
+/** What a request's estimate reads. */
+type EstimatedRequest = Pick<ModelRequest, 'system' | 'model' | 'effort' | 'output'> & { readonly messages: Iterable<Entry> };
 
 /** The runtime's budgets. */
 export class RuntimeBudgets {
@@ -96,14 +101,20 @@ export class RuntimeBudgets {
     return capsAnything(budget) ? budget : undefined;
   }
 
-  /** Checks, without taking anything, that a spawn's carve fits now (the early check). */
-  precheck(path: string, parentPath: string, budget: Budget | undefined, model: string, startedAt: number): void {
-    this.ledger.check({ path, parentPath, budget, price: this.priceOf(model), model, startedAt });
+  /**
+   * Checks, without taking anything, that a spawn's carve fits now (the early check). Returns
+   * the plan for {@link carve}, which reuses it when nothing changed in between.
+   */
+  precheck(path: string, parentPath: string, budget: Budget | undefined, model: string, startedAt: number): CarvePlan {
+    return this.ledger.check({ path, parentPath, budget, price: this.priceOf(model), model, startedAt });
   }
 
-  /** Carves a subagent's budget from its parent's (synchronous; throws a {@link BudgetError}, taking nothing). */
-  carve(path: string, parentPath: string, budget: Budget | undefined, model: string, startedAt: number): void {
-    this.ledger.open({ path, parentPath, budget, price: this.priceOf(model), model, startedAt });
+  /**
+   * Carves a subagent's budget from its parent's (synchronous; throws a {@link BudgetError},
+   * taking nothing). `checked`: what {@link precheck} returned for this spawn.
+   */
+  carve(path: string, parentPath: string, budget: Budget | undefined, model: string, startedAt: number, checked?: CarvePlan): void {
+    this.ledger.open({ path, parentPath, budget, price: this.priceOf(model), model, startedAt }, checked);
   }
 
   /** Resume: reopens an agent's account as its descriptor and usage say; returns what closes it. */
@@ -129,12 +140,14 @@ export class RuntimeBudgets {
   }
 
   /**
-   * Holds a model request's estimate, or says why it may not be sent. Undefined when the agent
+   * Holds a model request's estimate, or says why it may not be sent. `dialogue`: the dialogue
+   * whose effective entries are `request.messages` (the estimate then walks only what it
+   * appended since the last request). Undefined when the agent
    * is not capped at all (nothing is estimated then).
    */
-  beforeRequest(path: string, request: Pick<ModelRequest, 'system' | 'model' | 'effort' | 'output'> & { readonly messages: Iterable<Entry> }): RequestHold | BudgetError | undefined {
+  beforeRequest(path: string, request: EstimatedRequest, dialogue?: Pick<Dialogue, 'effectiveJsonLength'>): RequestHold | BudgetError | undefined {
     if (!this.ledger.capped(path)) return undefined;
-    const inputTokens = estimateTokens(inputSizeOf(request));
+    const inputTokens = estimateTokens(inputSizeOf(request, dialogue));
     return this.ledger.beginRequest(path, { inputTokens, outputTokens: this.maxOutputTokens });
   }
 
@@ -151,45 +164,14 @@ export class RuntimeBudgets {
 
 /**
  * A request's input size for the budget estimate: its head and model frame as the wire
- * serializes them (measured once per head), plus each message's JSON length, walked without
- * building any string (an estimate allocates nothing, and keeps no table per entry).
+ * serializes them (measured once per head), plus each message's JSON length. From the
+ * dialogue the messages are its effective entries of, when given: it keeps the sum with its
+ * log, so only what was appended since the last request is walked.
  */
-function inputSizeOf(request: Pick<ModelRequest, 'system' | 'model' | 'effort' | 'output'> & { readonly messages: Iterable<Entry> }): number {
-  let size = requestBytesOf(request, []);
-  for (const entry of request.messages) size += jsonSize(entry);
+function inputSizeOf(request: EstimatedRequest, dialogue: Pick<Dialogue, 'effectiveJsonLength'> | undefined): number {
+  const head = requestBytesOf(request, []);
+  if (dialogue) return head + dialogue.effectiveJsonLength();
+  let size = head;
+  for (const entry of request.messages) size += jsonLength(entry);
   return size;
-}
-
-/**
- * The length JSON.stringify would give `value` (strings counted without escapes), walked
- * without building the string: a large request's estimate allocates nothing.
- */
-function jsonSize(value: unknown): number {
-  switch (typeof value) {
-    case 'string':
-      return value.length + 2;
-    case 'number':
-      return Number.isSafeInteger(value) ? (value < 0 ? 2 : 1) + Math.floor(Math.log10(Math.abs(value) || 1)) : String(value).length;
-    case 'boolean':
-      return value ? 4 : 5;
-    case 'object': {
-      if (value === null) return 4;
-      if (Array.isArray(value)) {
-        let n = 2 + Math.max(0, value.length - 1);
-        for (const item of value) n += item === undefined ? 4 : jsonSize(item);
-        return n;
-      }
-      let n = 2;
-      let first = true;
-      for (const key in value) {
-        const item = (value as Record<string, unknown>)[key];
-        if (item === undefined || typeof item === 'function') continue;
-        n += (first ? 0 : 1) + key.length + 3 + jsonSize(item);
-        first = false;
-      }
-      return n;
-    }
-    default:
-      return 0;
-  }
 }

@@ -144,7 +144,7 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
   // The budget: the host's or the role's, narrowed by the model's ask; checked now against
   // what the parent has left, and carved below in the step that reserves the path.
   const budget = core.budgets.spawnBudget({ role: role?.budget, host: policy?.budget, asked: request.budget, ...(role ? { roleLabel: roleLabel(role) } : {}) });
-  core.budgets.precheck(path, parentPath, budget, model, core.config.now());
+  const carvePlan = core.budgets.precheck(path, parentPath, budget, model, core.config.now());
   // A model asking for a budget above the host's threshold asks the host first.
   const budgetRule = origin.triggeringCallId === undefined || core.config.approvalRules?.budgetAbove === undefined ? undefined : spawnBudgetRule(budget, core.budgets.remaining(parentPath), core.config.approvalRules);
   if (budgetRule && origin.triggeringCallId !== undefined) {
@@ -198,7 +198,7 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
   // Same synchronous step: a carve that no longer fits (a sibling took the rest meanwhile)
   // refuses the spawn with a `budget` error and gives the path and slot back.
   try {
-    core.budgets.carve(path, parentPath, budget, model, record.reservedAt);
+    core.budgets.carve(path, parentPath, budget, model, record.reservedAt, carvePlan);
   } catch (error) {
     core.registry.unreserve(path);
     throw error;

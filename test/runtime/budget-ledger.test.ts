@@ -98,6 +98,33 @@ describe('BudgetLedger', () => {
     expect(l.beginRequest('/root', { inputTokens: 1, outputTokens: 1 })).toBeInstanceOf(BudgetError);
   });
 
+  it("a spawn's early check is carved from only while nothing changed since: a sibling's carve in between refuses it", () => {
+    const { l } = ledger();
+    open(l, '/root', null, { tokens: 1000 });
+    const ask = (path: string) => ({ path, parentPath: '/root', budget: checkBudget({ tokens: 600 }, 'test'), price: undefined, model: 'm', startedAt: 0 });
+    const a = ask('/root/a');
+    const checked = l.check(a);
+    // Between the check and the carve (the host confirming, say) a sibling takes 600.
+    l.open(ask('/root/b'));
+    expect(() => l.open(a, checked)).toThrow(/cannot get a budget of 600 tokens: \/root's budget has 400 tokens left/);
+    expect(l.remaining('/root')).toEqual({ tokens: 400 });
+    // With nothing in between, the checked plan is carved as it was.
+    const c = { ...ask('/root/c'), budget: checkBudget({ tokens: 300 }, 'test') };
+    l.open(c, l.check(c));
+    expect(l.remaining('/root')).toEqual({ tokens: 100 });
+    expect(l.remaining('/root/c')).toEqual({ tokens: 300 });
+  });
+
+  it("checks a subagent's time budget again at the carve, though its early check found it fitting", () => {
+    let now = 0;
+    const { l } = ledger(() => now);
+    open(l, '/root', null, { wallMs: 1000 });
+    const a = { path: '/root/a', parentPath: '/root', budget: checkBudget({ wallMs: 500 }, 'test'), price: undefined, model: 'm', startedAt: 0 };
+    const checked = l.check(a);
+    now = 600;
+    expect(() => l.open(a, checked)).toThrow(/400 ms left/);
+  });
+
   it('refuses a cost budget for a model without a price', () => {
     const { l } = ledger();
     expect(() => open(l, '/root', null, { costUsd: 1 })).toThrow(/no price/);
