@@ -8,8 +8,9 @@
  * only hosts that trace need it installed.
  */
 import type * as OtelApiModule from '@opentelemetry/api';
-import type { Attributes, Context, Link, Span, SpanContext, SpanOptions, Tracer } from '@opentelemetry/api';
+import type { AttributeValue, Attributes, Context, Link, Span, SpanContext, SpanOptions, Tracer } from '@opentelemetry/api';
 import { GenAi, Sa, SaEvents } from './attributes.js';
+import { ChainedContext } from './chained-context.js';
 import type { AgentEnd, AgentStart, ChatEnd, ChatRetry, ChatStart, EventAttributes, SpanRef, TelemetryOptions, ToolEnd, ToolStart, TracerLike } from './types.js';
 
 /**
@@ -35,6 +36,13 @@ const SPAN_KIND_CLIENT = 2;
 const STATUS_ERROR = 2;
 /** The key of the probe context's one value. */
 const PROBE = Symbol('subagent-actors context probe');
+
+/**
+ * A span's attributes under the names of attributes.ts. The hot paths write the names as
+ * literal keys (an object literal V8 builds from one template, not property by property);
+ * this type rejects any key that is not one of those names.
+ */
+type SpanAttributes = { [K in (typeof GenAi)[keyof typeof GenAi] | (typeof Sa)[keyof typeof Sa]]?: AttributeValue };
 
 /** The name the tracer is taken under from the global provider. */
 export const TRACER_NAME = 'subagent-actors';
@@ -65,6 +73,8 @@ interface AgentSpans extends Open {
 export class TraceBuilder {
   private readonly tracer: Tracer;
   private readonly api: Api;
+  /** The root context as the first link of the builder's context chains (see chained-context.ts). */
+  private readonly root: Context;
   /** A context of its own, to see whether a context manager is registered (it is then active inside `with`). */
   private probe: Context | undefined;
   /** Reads the active context (one function for every probe, not a closure per request). */
@@ -84,6 +94,7 @@ export class TraceBuilder {
   constructor(api: OtelApi, options: TelemetryOptions) {
     this.api = api as unknown as Api;
     this.tracer = (options.tracer ?? this.api.trace.getTracer(TRACER_NAME)) as Tracer;
+    this.root = ChainedContext.over(this.api.ROOT_CONTEXT);
     this.recordContent = options.recordContent === true;
   }
 
@@ -91,22 +102,22 @@ export class TraceBuilder {
   agentStarted(start: AgentStart): SpanRef {
     const parent = start.parentPath === null ? undefined : this.agents.get(start.parentPath);
     const spawner = parent && start.callId !== undefined ? parent.tools?.get(start.callId) : undefined;
-    let parentContext = spawner ? this.contextOf(spawner) : parent ? this.contextOf(this.innermost(parent)) : this.api.ROOT_CONTEXT;
-    const links: Link[] = [];
+    let parentContext = spawner ? this.contextOf(spawner) : parent ? this.contextOf(this.innermost(parent)) : this.root;
+    let links: Link[] | undefined;
     if (start.previous) {
-      links.push({ context: this.spanContextOf(start.previous), attributes: { [Sa.resumed]: true } });
+      links = [{ context: this.spanContextOf(start.previous), attributes: { [Sa.resumed]: true } }];
       // A resumed root continues its trace under the span it had; a subagent under its parent's.
-      if (!parent) parentContext = this.api.trace.setSpanContext(this.api.ROOT_CONTEXT, this.spanContextOf(start.previous));
+      if (!parent) parentContext = this.api.trace.setSpanContext(this.root, this.spanContextOf(start.previous));
     }
     const name = start.name;
-    const attributes: Attributes = {
-      [GenAi.operationName]: 'invoke_agent',
-      [GenAi.agentId]: start.path,
-      [GenAi.agentName]: name,
-      [GenAi.conversationId]: start.sessionId,
-      [Sa.contextMode]: start.contextMode,
-      [Sa.delivery]: start.delivery,
-      [Sa.lifetime]: start.lifetime,
+    const attributes: SpanAttributes = {
+      'gen_ai.operation.name': 'invoke_agent',
+      'gen_ai.agent.id': start.path,
+      'gen_ai.agent.name': name,
+      'gen_ai.conversation.id': start.sessionId,
+      'subagent_actors.context.mode': start.contextMode,
+      'subagent_actors.delivery': start.delivery,
+      'subagent_actors.lifetime': start.lifetime,
     };
     // What every span of the tree shares (the tree's id, the model unless a chat says otherwise) is on the root's.
     if (start.parentPath === null) {
@@ -123,7 +134,7 @@ export class TraceBuilder {
     const early = this.early.size === 0 ? undefined : this.early.get(start.path);
     if (early) this.early.delete(start.path);
     const options: SpanOptions = { kind: SPAN_KIND_INTERNAL, attributes };
-    if (links.length > 0) options.links = links;
+    if (links) options.links = links;
     if (early) options.startTime = early.at;
     const span = this.tracer.startSpan(`invoke_agent ${name}`, options, parentContext);
     this.agents.set(start.path, { span, parent: parentContext, context: undefined, name, start, turn: undefined, tools: undefined, pendingLinks: undefined, reported: start.previous !== undefined });
@@ -140,13 +151,13 @@ export class TraceBuilder {
     if (this.chats.has(path) || this.early.has(path)) this.chatEnded(path, { errorCode: end.status === 'cancelled' ? 'cancelled' : end.stopReason });
     if (agent.tools) for (const [, tool] of agent.tools) tool.span.end();
     agent.tools = undefined;
-    const attributes: Attributes = end.stopReason === end.status ? { [Sa.status]: end.status } : { [Sa.status]: end.status, [Sa.stopReason]: end.stopReason };
     if (agent.turn) {
       setOutcome(agent.turn.span, end);
       agent.turn.span.end();
       agent.turn = undefined;
     }
-    agent.span.setAttributes(attributes);
+    agent.span.setAttribute(Sa.status, end.status);
+    if (end.stopReason !== end.status) agent.span.setAttribute(Sa.stopReason, end.stopReason);
     setOutcome(agent.span, end);
     agent.span.end();
   }
@@ -162,11 +173,11 @@ export class TraceBuilder {
       return;
     }
     const under = this.turnSpan(agent, start.turn);
-    const attributes: Attributes = {
-      [GenAi.operationName]: 'chat',
-      [GenAi.providerName]: start.provider,
-      [GenAi.requestModel]: start.model,
-      [GenAi.conversationId]: agent.start.sessionId,
+    const attributes: SpanAttributes = {
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.provider.name': start.provider,
+      'gen_ai.request.model': start.model,
+      'gen_ai.conversation.id': agent.start.sessionId,
     };
     if (this.recordContent && start.content) {
       const content = start.content();
@@ -201,13 +212,12 @@ export class TraceBuilder {
     if (!chat) return;
     this.chats.delete(path);
     const span = chat.span;
-    if (end.usage) {
-      span.setAttributes({
-        [GenAi.inputTokens]: end.usage.inputTokens,
-        [GenAi.outputTokens]: end.usage.outputTokens,
-        [GenAi.cacheReadInputTokens]: end.usage.cacheReadTokens,
-        [GenAi.cacheCreationInputTokens]: end.usage.cacheWriteTokens,
-      });
+    const usage = end.usage;
+    if (usage) {
+      span.setAttribute(GenAi.inputTokens, usage.inputTokens);
+      span.setAttribute(GenAi.outputTokens, usage.outputTokens);
+      span.setAttribute(GenAi.cacheReadInputTokens, usage.cacheReadTokens);
+      span.setAttribute(GenAi.cacheCreationInputTokens, usage.cacheWriteTokens);
     }
     if (end.finishReason !== undefined) span.setAttribute(GenAi.responseFinishReasons, [end.finishReason]);
     if (end.responseModel !== undefined) span.setAttribute(GenAi.responseModel, end.responseModel);
@@ -236,11 +246,11 @@ export class TraceBuilder {
     const agent = this.agents.get(start.path);
     if (!agent) return;
     const under = this.innermost(agent);
-    const attributes: Attributes = {
-      [GenAi.operationName]: 'execute_tool',
-      [GenAi.toolName]: start.toolName,
-      [GenAi.toolCallId]: start.callId,
-      [GenAi.toolType]: 'function',
+    const attributes: SpanAttributes = {
+      'gen_ai.operation.name': 'execute_tool',
+      'gen_ai.tool.name': start.toolName,
+      'gen_ai.tool.call.id': start.callId,
+      'gen_ai.tool.type': 'function',
     };
     if (this.recordContent && start.args !== undefined) attributes[GenAi.toolCallArguments] = JSON.stringify(start.args);
     const parent = this.contextOf(under);
