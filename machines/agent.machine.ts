@@ -275,10 +275,11 @@ export const agentMachine = setup({
       }
       return { dialogue, inbox: null };
     }),
-    /** Appends the model's reply (and the compaction the runtime wrote before it). */
+    /** Appends the model's reply (and the compaction and budget notice the runtime wrote before it). */
     appendReply: assign(({ context }, params: { output: SampleOutput }) => {
       let dialogue = context.dialogue;
       if (params.output.compaction) dialogue = dialogue.append(params.output.compaction);
+      if (params.output.budgetNotice) dialogue = dialogue.append(params.output.budgetNotice);
       const { response } = params.output;
       dialogue = dialogue.append(assistantEntry({ text: response.text, toolCalls: response.toolCalls, ...(response.reasoning ? { reasoning: response.reasoning } : {}) }));
       return {
@@ -385,12 +386,15 @@ export const agentMachine = setup({
     }),
     /**
      * Keeps what a request the budget refused had already cost: the compaction written before
-     * the check (and its usage). Nothing else changes: no reply exists.
+     * the check (and its usage), and the budget notice that request would have carried. Nothing
+     * else changes: no reply exists.
      */
-    keepRefusedRequestCost: assign(({ context }, params: { output: SampleOutput }) => ({
-      dialogue: params.output.compaction ? context.dialogue.append(params.output.compaction) : context.dialogue,
-      usage: params.output.usage ? addUsage(context.usage, params.output.usage) : context.usage,
-    })),
+    keepRefusedRequestCost: assign(({ context }, params: { output: SampleOutput }) => {
+      let dialogue = context.dialogue;
+      if (params.output.compaction) dialogue = dialogue.append(params.output.compaction);
+      if (params.output.budgetNotice) dialogue = dialogue.append(params.output.budgetNotice);
+      return { dialogue, usage: params.output.usage ? addUsage(context.usage, params.output.usage) : context.usage };
+    }),
     /** Marks an agent whose next model request its budget could not pay for. */
     markBudgetExceeded: assign((_, params: { output: SampleOutput }) => ({
       status: 'failed' as const,

@@ -8,7 +8,7 @@
  * entries). Sessions are made durable by the journal instead (`RuntimeOptions.store`,
  * `resumeRuntime`), which restores actors from what it recorded.
  */
-import type { Attachment, CompactionEntry, JsonValue, ToolCall, UserOrigin } from '../src/dialogue/entry.js';
+import type { Attachment, CompactionEntry, JsonValue, ToolCall, UserEntry, UserOrigin } from '../src/dialogue/entry.js';
 import type { Dialogue } from '../src/dialogue/dialogue.js';
 import type { ContextMode, ContextSnapshot } from '../src/context/types.js';
 import type { Effort, JsonObject, SystemConfiguration } from '../src/request/types.js';
@@ -210,6 +210,12 @@ export interface SampleOutput {
    * reason `budget_exceeded`: the root goes idle, a subagent settles.
    */
   readonly budgetStop?: { readonly reason: string };
+  /**
+   * A budget notice the runtime put into this request after the compaction, if any (a soft
+   * limit was reached since the agent's last request, with `RuntimeOptions.budgetNotice`): the
+   * dialogue gets it in the same place, so later requests and the journal hold it too.
+   */
+  readonly budgetNotice?: UserEntry;
 }
 
 /** One tool call of an agent, as a per-call tool executor gets it. */

@@ -180,18 +180,25 @@ export function createAgentLogic(core: RuntimeCore) {
         if (wait) await wait;
         throwIfAborted(signal);
         const compaction = await maybeCompact(core, input, signal);
-        const dialogue = compaction ? input.dialogue.append(compaction.entry) : input.dialogue;
+        let dialogue = compaction ? input.dialogue.append(compaction.entry) : input.dialogue;
+        // A soft limit reached since the last request (RuntimeOptions.budgetNotice): told once, here.
+        const notice = core.budgets.takeNotice(input.path);
+        if (notice) dialogue = dialogue.append(notice.entry);
         const request = requestOf(input, dialogue.effective());
         // A request that could cross a hard budget cap is not sent: the machine ends the turn.
         const hold = core.budgets.beforeRequest(input.path, request, dialogue);
         if (hold instanceof BudgetError) {
-          return { response: NO_REPLY, compaction: compaction?.entry, ...(compaction ? { usage: compaction.usage } : {}), budgetStop: { reason: hold.message } };
+          return { response: NO_REPLY, compaction: compaction?.entry, ...(compaction ? { usage: compaction.usage } : {}), budgetStop: { reason: hold.message }, ...(notice ? { budgetNotice: notice.entry } : {}) };
         }
         let charged: Usage | undefined;
         try {
           const output = await sendRequest(core, input, request, dialogue, compaction, signal);
           charged = output.usage;
-          return output;
+          return notice ? { ...output, budgetNotice: notice.entry } : output;
+        } catch (error) {
+          // No reply, so the dialogue does not keep it: the next request carries the notice.
+          if (notice) core.budgets.returnNotice(input.path, notice);
+          throw error;
         } finally {
           if (hold) core.budgets.afterRequest(hold, charged);
         }

@@ -48,6 +48,8 @@ class BudgetAccount {
   deadline: number | undefined;
   /** Own usage already charged. */
   seen: Usage | undefined;
+  /** Pools whose soft limit was reached since its last model request (only with notices on). */
+  notices: Pool[] | undefined;
 
   constructor(
     readonly path: string,
@@ -77,6 +79,14 @@ export class BudgetLedger {
   private readonly accounts = new Map<string, BudgetAccount>();
   /** Counts every change to accounts and pools: a plan made at an older revision is made again. */
   private revision = 0;
+
+  /**
+   * Whether reaching a soft limit also leaves a notice for the agent whose cap it is and the
+   * agent whose spending reached it, taken with {@link takeNotices} before its next request.
+   */
+  notices = false;
+  /** Set while a resume charges restored usage: a soft limit reached then was reached before the crash. */
+  restoring = false;
 
   constructor(
     private readonly now: () => number,
@@ -313,7 +323,35 @@ export class BudgetLedger {
     this.revision++;
     if (pool.warned || pool.closed || pool.used < pool.soft * pool.limit) return;
     pool.warned = true;
+    // A notice of a limit reached before a crash is in the journaled dialogue, if it was sent.
+    if (this.notices && !this.restoring) {
+      this.leaveNotice(pool.owner, pool);
+      if (by !== pool.owner) this.leaveNotice(by, pool);
+    }
     this.onWarning({ path: pool.owner, by, dimension: pool.dimension, limit: pool.limit, used: pool.used, remaining: Math.max(0, pool.remaining) });
+  }
+
+  private leaveNotice(path: string, pool: Pool): void {
+    const account = this.accounts.get(path);
+    if (account) (account.notices ??= []).push(pool);
+  }
+
+  /**
+   * The pools whose soft limit was reached since the agent's last model request, each once
+   * (then forgotten: the next call returns undefined until another is reached).
+   */
+  takeNotices(path: string): readonly Pool[] | undefined {
+    const account = this.accounts.get(path);
+    const notices = account?.notices;
+    if (!account || !notices) return undefined;
+    account.notices = undefined;
+    return notices;
+  }
+
+  /** Leaves notices taken for a request that was never answered for the agent's next one. */
+  returnNotices(path: string, pools: readonly Pool[]): void {
+    const account = this.accounts.get(path);
+    if (account) account.notices = [...pools, ...(account.notices ?? [])];
   }
 }
 

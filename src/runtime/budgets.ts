@@ -6,7 +6,7 @@
  */
 import type { AgentInput } from '../../machines/agent.types.js';
 import type { Dialogue } from '../dialogue/dialogue.js';
-import type { Entry } from '../dialogue/entry.js';
+import { userEntry, type Entry, type UserEntry } from '../dialogue/entry.js';
 import { jsonLength } from '../dialogue/json-length.js';
 import type { Usage } from '../request/usage.js';
 import type { ModelRequest } from '../request/types.js';
@@ -14,6 +14,7 @@ import { estimateTokens, requestBytesOf } from '../request/prefix-reuse.js';
 import type { ModelPrice, PriceTable } from '../model/prices.js';
 import { BudgetError, capsAnything, checkBudget, exceedsCeiling, formatAmount, tighterBudget, type Budget } from '../policy/budget.js';
 import { BudgetLedger, type BudgetRemaining, type BudgetWarning, type CarvePlan, type RequestHold } from './budget-ledger.js';
+import type { Pool } from './budget-pool.js';
 
 /** The output a reply is assumed to use at most when no `maxOutputTokens` is configured. */
 export const DEFAULT_MAX_OUTPUT_TOKENS = 4096;
@@ -25,6 +26,14 @@ export interface BudgetOptions {
   readonly maxOutputTokens?: number;
   /** Whether any role has a budget (then the `Agent` tool offers one). */
   readonly rolesHaveBudgets: boolean;
+  /** `RuntimeOptions.budgetNotice`: a soft limit reached adds a notice to the next request. */
+  readonly notices?: boolean;
+}
+
+/** A budget notice taken for an agent's next model request: its entry, and what it tells of. */
+export interface BudgetNotice {
+  readonly entry: UserEntry;
+  readonly pools: readonly Pool[];
 }
 
 /** Where a spawn's budget comes from, lowest precedence first. */
@@ -61,6 +70,7 @@ export class RuntimeBudgets {
     this.maxOutputTokens = max;
     this.enabled = capsAnything(this.rootBudget) || options.rolesHaveBudgets;
     this.ledger = new BudgetLedger(now, onWarning);
+    this.ledger.notices = options.notices === true;
   }
 
   /** The price of `model`, when the host priced it. */
@@ -120,7 +130,12 @@ export class RuntimeBudgets {
   /** Resume: reopens an agent's account as its descriptor and usage say; returns what closes it. */
   restore(input: AgentInput, spent: Usage): () => void {
     this.ledger.open({ path: input.path, parentPath: input.parentPath, budget: input.budget, price: this.priceOf(input.model), model: input.model, startedAt: input.startedAt, restoring: true });
-    this.ledger.sync(input.path, spent);
+    this.ledger.restoring = true;
+    try {
+      this.ledger.sync(input.path, spent);
+    } finally {
+      this.ledger.restoring = false;
+    }
     return () => this.ledger.settle(input.path);
   }
 
@@ -151,6 +166,24 @@ export class RuntimeBudgets {
     return this.ledger.beginRequest(path, { inputTokens, outputTokens: this.maxOutputTokens });
   }
 
+  /**
+   * The notice for an agent's next model request, when a soft limit it spends under was reached
+   * since its last one (only with `RuntimeOptions.budgetNotice`): one user entry naming, per
+   * cap, the dimension, what is used and what remains. Taken once; {@link returnNotice} gives it
+   * back when the request it went into was never answered.
+   */
+  takeNotice(path: string): BudgetNotice | undefined {
+    if (!this.ledger.notices) return undefined;
+    const pools = this.ledger.takeNotices(path);
+    if (!pools) return undefined;
+    return { entry: userEntry({ text: noticeText(path, pools), origin: { kind: 'notice', from: (pools[0] as Pool).owner }, opensTurn: false }), pools };
+  }
+
+  /** A request with this notice failed: the agent's next request carries it instead. */
+  returnNotice(path: string, notice: BudgetNotice): void {
+    this.ledger.returnNotices(path, notice.pools);
+  }
+
   /** A request ended: its hold is released and what it cost (when it answered) charged. */
   afterRequest(hold: RequestHold, used: Usage | undefined): void {
     this.ledger.endRequest(hold, used);
@@ -174,4 +207,18 @@ function inputSizeOf(request: EstimatedRequest, dialogue: Pick<Dialogue, 'effect
   let size = head;
   for (const entry of request.messages) size += jsonLength(entry);
   return size;
+}
+
+/**
+ * A budget notice's text, as the agent reads it: per cap, whose it is, the dimension, the soft
+ * limit reached, what is used and what remains (as the pools stand when the request is made).
+ */
+function noticeText(path: string, pools: readonly Pool[]): string {
+  const lines = pools.map((pool) => {
+    const dimension = pool.dimension;
+    const whose = pool.owner === path ? 'your' : `${pool.owner}'s`;
+    const who = pool.owner === path ? 'you and every agent under you' : 'you';
+    return `- ${whose} ${dimension} budget (${who} spend from it) reached ${Math.round(pool.soft * 100)}%: ${formatAmount(dimension, pool.used)} used of ${formatAmount(dimension, pool.limit)}, ${formatAmount(dimension, Math.max(0, pool.remaining))} left.`;
+  });
+  return `Budget notice from the runtime:\n${lines.join('\n')}\nA model request that could cross a budget is not sent: finish within what is left.`;
 }

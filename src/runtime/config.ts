@@ -49,6 +49,7 @@ export type HostSettings = Pick<
   | 'telemetry'
   | 'budget'
   | 'maxOutputTokens'
+  | 'budgetNotice'
   | 'onWarning'
   | 'confirm'
   | 'approvalRules'
@@ -128,6 +129,7 @@ export function configure(options: RuntimeOptions): RuntimeConfig {
     budget: options.budget,
     budgetsEnabled,
     maxOutputTokens: options.maxOutputTokens,
+    budgetNotice: options.budgetNotice,
     onWarning: options.onWarning,
     confirm: options.confirm,
     approvalRules: options.approvalRules,

@@ -130,7 +130,7 @@ export class RuntimeCore {
       answered: (answer) => (events.emit('approval-answered', answer), events.publish({ type: 'approval-answered', path: answer.path, answer })),
     });
     this.budgets = new RuntimeBudgets(
-      { ...(config.budget ? { budget: config.budget } : {}), ...(config.prices ? { prices: config.prices } : {}), ...(config.maxOutputTokens !== undefined ? { maxOutputTokens: config.maxOutputTokens } : {}), rolesHaveBudgets: config.roles.haveBudgets },
+      { ...(config.budget ? { budget: config.budget } : {}), ...(config.prices ? { prices: config.prices } : {}), ...(config.maxOutputTokens !== undefined ? { maxOutputTokens: config.maxOutputTokens } : {}), rolesHaveBudgets: config.roles.haveBudgets, notices: config.budgetNotice === true },
       config.now,
       (warning) => events.emit('budget-warning', warning),
     );

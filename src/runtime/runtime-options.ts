@@ -199,6 +199,26 @@ export interface RuntimeOptions {
    */
   readonly maxOutputTokens?: number;
   /**
+   * Whether reaching a budget's soft limit (`Budget.softLimit`, default 80%) also tells the
+   * agents concerned, besides the `budget-warning` event: the agent whose cap it is and the
+   * agent whose spending reached it each get one notice in their next model request, a user
+   * entry (origin `notice`, from the cap's agent) naming the dimension, what is used and what
+   * remains. It is written into the agent's dialogue there, exactly once per soft limit
+   * reached, so later requests, the journal and a resume hold it like any other entry. A
+   * request that fails without a reply leaves the notice for the next one. Default false:
+   * requests carry nothing the host did not ask for. See docs/governance.md.
+   *
+   * @example
+   * ```ts
+   * createRuntime({ model, budget: { tokens: 200_000, softLimit: 0.75 }, budgetNotice: true });
+   * // After 150,000 tokens, the next request of the agent ends with a user entry like:
+   * // Budget notice from the runtime:
+   * // - your tokens budget (you and every agent under you spend from it) reached 75%: 150000 tokens used of 200000 tokens, 50000 tokens left.
+   * // A model request that could cross a budget is not sent: finish within what is left.
+   * ```
+   */
+  readonly budgetNotice?: boolean;
+  /**
    * What the parent model sees with each subagent result besides the answer: a list of fields
    * (default `DEFAULT_RESULT_METADATA`: agent id, role when there is one, context, elapsed
    * milliseconds from `now`, status, stop reason, the subagent's own session id, and the error
