@@ -29,5 +29,11 @@ export function providerOf(adapter: ModelAdapter, model: string): string {
       // A model the adapter does not know fails its request with a clear error; the span just lacks the name.
     }
   }
-  return adapter.name.split(/[.:]/)[0] ?? adapter.name;
+  // Scanned, not split by a pattern: this runs before every traced request.
+  const name = adapter.name;
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    if (c === 0x2e || c === 0x3a) return name.slice(0, i);
+  }
+  return name;
 }
