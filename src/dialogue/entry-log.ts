@@ -129,8 +129,14 @@ export class EntryLog {
       start = store.sizedTo;
       total = store.sized;
     }
-    for (let p = start; p < this.length; p++) {
-      const entry = this.at(p) as Entry;
+    const base = this.#baseLength;
+    for (let p = start; p < Math.min(base, this.length); p++) {
+      const entry = this.#base.at(p) as Entry;
+      if (entry.kind !== 'compaction') total += jsonLength(entry);
+    }
+    const own = store.entries;
+    for (let i = Math.max(start, base) - base; i < this.length - base; i++) {
+      const entry = own[i] as Entry;
       if (entry.kind !== 'compaction') total += jsonLength(entry);
     }
     // An older version than the one measured last (its end is below sizedTo) keeps the newer sum.

@@ -57,7 +57,12 @@ export function checkBudget(value: unknown, where: string): Budget {
     throw new TypeError(`${where} must be an object such as { tokens: 100000, costUsd: 1.5 }; got ${JSON.stringify(value)}`);
   }
   const out: Record<string, number> = {};
-  for (const [key, raw] of Object.entries(value)) {
+  // Runs for every `Agent` call that asks for a budget: no entry pairs, one key list.
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
+    const raw = record[key];
     if (!BUDGET_FIELDS.has(key)) throw new TypeError(`${where}: "${key}" is not a budget field; known fields: ${[...BUDGET_FIELDS].join(', ')}`);
     if (raw === undefined) continue;
     if (key === 'softLimit') {
@@ -74,7 +79,9 @@ export function checkBudget(value: unknown, where: string): Budget {
 
 /** Whether a budget caps anything. */
 export function capsAnything(budget: Budget | undefined): boolean {
-  return budget !== undefined && BUDGET_DIMENSIONS.some((d) => budget[d] !== undefined);
+  if (budget === undefined) return false;
+  for (let i = 0; i < BUDGET_DIMENSIONS.length; i++) if (budget[BUDGET_DIMENSIONS[i] as BudgetDimension] !== undefined) return true;
+  return false;
 }
 
 /**

@@ -41,7 +41,7 @@ const NO_CARVES: readonly Carve[] = Object.freeze([]);
 /** One agent's budget account. */
 class BudgetAccount {
   /** The nearest pool per dimension: its own, else its parent's nearest. */
-  readonly holders: Partial<Record<PooledDimension, Pool>> = {};
+  readonly holders: Holders;
   /** Its own pools and what each took from the pool above it (0 when nothing above was capped). */
   readonly own: Array<{ pool: Pool; from: Pool | undefined; carved: number }> = [];
   /** Absolute time after which no request starts (ms on the runtime's clock). */
@@ -54,7 +54,27 @@ class BudgetAccount {
   constructor(
     readonly path: string,
     readonly price: ModelPrice | undefined,
-  ) {}
+    parent: BudgetAccount | undefined,
+  ) {
+    this.holders = new Holders(parent?.holders);
+  }
+}
+
+/**
+ * An account's nearest pool per dimension, a field each (copied from the parent's at opening:
+ * one small object of a fixed shape per spawn, not a dictionary filled key by key).
+ */
+class Holders implements Partial<Record<PooledDimension, Pool>> {
+  tokens: Pool | undefined;
+  costUsd: Pool | undefined;
+  steps: Pool | undefined;
+  spawns: Pool | undefined;
+  constructor(from: Holders | undefined) {
+    this.tokens = from?.tokens;
+    this.costUsd = from?.costUsd;
+    this.steps = from?.steps;
+    this.spawns = from?.spawns;
+  }
 }
 
 /** What opening an account takes. */
@@ -121,8 +141,7 @@ export class BudgetLedger {
     const carves = checked !== undefined && checked.revision === this.revision && samePlanRequest(checked.request, request) ? checked.carves : this.carvesOf(request, parent);
     const deadline = this.deadlineOf(request, parent);
     this.revision++;
-    const account = new BudgetAccount(request.path, request.price);
-    if (parent) Object.assign(account.holders, parent.holders);
+    const account = new BudgetAccount(request.path, request.price, parent);
     account.deadline = deadline;
     for (const { dimension, limit, from } of carves) {
       const pool = new Pool(request.path, dimension, limit, request.budget?.softLimit ?? DEFAULT_SOFT_LIMIT);
