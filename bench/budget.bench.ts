@@ -10,6 +10,8 @@
  * shared machine mostly measures waiting for a core). Its spread over the pairs is printed too
  * (`.p10`, `.p90`): a median inside a wide spread says the run was noisy, not that it moved.
  */
+import { runInNewContext } from 'node:vm';
+import { setFlagsFromString } from 'node:v8';
 import { scriptedModel } from '../src/model/scripted.js';
 import { DEFAULT_MAX_SETTLED } from '../src/runtime/retention.js';
 import { createRuntime } from '../src/runtime/runtime.js';
@@ -17,6 +19,14 @@ import { median, quantile } from './measure.js';
 import type { BenchFigures } from './run.js';
 
 const AGENTS = 1_000;
+
+setFlagsFromString('--expose-gc');
+/** A full collection (exposed at run time, so `npm run bench` needs no flag). */
+const gc = runInNewContext('gc') as () => void;
+const collect = (): void => {
+  gc();
+  gc();
+};
 /**
  * Interleaved pairs per run. Single pairs' ratios spread from about 0.75 to 1.4 on the shared
  * 2-core machine even at load 4, and with 25 pairs three runs' medians ranged 0.98-1.15 (budget)
@@ -29,6 +39,8 @@ const usage = { inputTokens: 100, outputTokens: 10, cacheReadTokens: 0, cacheWri
 async function sessionCpuMs(n: number, budgets: boolean): Promise<number> {
   const calls = Array.from({ length: n }, (_, i) => ({ name: 'Agent', arguments: { task_name: `w${i}`, message: 'work', ...(budgets ? { budget: { tokens: 10_000, steps: 4 } } : {}) } }));
   const model = scriptedModel({ '/root': { 0: [{ toolCalls: calls, usage }, { text: 'done', usage }] }, '**': { 0: [{ text: 'ok', usage }] } });
+  // A collected heap to start from: the garbage of the session before is not collected on this one's clock.
+  collect();
   const cpu0 = process.cpuUsage();
   const rt = createRuntime({
     model,

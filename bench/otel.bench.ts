@@ -11,6 +11,8 @@
  * Its spread over the pairs is printed too (`.p10`, `.p90`).
  */
 import { performance } from 'node:perf_hooks';
+import { runInNewContext } from 'node:vm';
+import { setFlagsFromString } from 'node:v8';
 import { BatchSpanProcessor, TracerProvider, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace';
 import { scriptedModel } from '../src/model/scripted.js';
 import { DEFAULT_MAX_SETTLED } from '../src/runtime/retention.js';
@@ -38,12 +40,23 @@ class NoopExporter implements SpanExporter {
   }
 }
 
+
+setFlagsFromString('--expose-gc');
+/** A full collection (exposed at run time, so `npm run bench` needs no flag). */
+const gc = runInNewContext('gc') as () => void;
+const collect = (): void => {
+  gc();
+  gc();
+};
+
 /** ms from the prompt to the stopped session (and, traced, its spans handed to the exporter). */
 async function sessionMs(n: number, traced: boolean): Promise<{ readonly ms: number; readonly cpuMs: number; readonly spans: number }> {
   const calls = Array.from({ length: n }, (_, i) => ({ name: 'Agent', arguments: { task_name: `w${i}`, message: 'work' } }));
   const model = scriptedModel({ '/root': { 0: [{ toolCalls: calls }, { text: 'done' }] }, '**': { 0: [{ text: 'ok' }] } });
   const exporter = new NoopExporter();
   const provider = traced ? new TracerProvider({ spanProcessors: [new BatchSpanProcessor({ exporter, maxQueueSize: 16_384 })] }) : undefined;
+  // A collected heap to start from: the garbage of the session before is not collected on this one's clock.
+  collect();
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
   const rt = createRuntime({ model, limits: { maxChildren: n, maxTotal: n, maxDepth: 2 }, ...(provider ? { telemetry: { tracer: provider.getTracer('bench') } } : {}) });
