@@ -8,26 +8,24 @@ import { scriptedModel } from '../../src/model/scripted.js';
 import { createRuntime } from '../../src/runtime/runtime.js';
 import type { AgentResult } from '../../src/runtime/types.js';
 
-/**
- * A role whose `maxSteps` throws when the spawn reads it, after the path and slot are held
- * (a host's request is copied when it is checked, so its own fields cannot do this any more).
- */
-function treacherousRole(): { name: string; description: string; readonly maxSteps: number } {
+/** An attachment valid when it is checked and throwing when the task is composed. */
+function treacherousAttachment(): { name: string; readonly content: string } {
+  let reads = 0;
   return {
-    name: 'r',
-    description: 'a role whose settings fail to read',
-    get maxSteps(): number {
-      throw new Error('gone');
+    name: 'f',
+    get content(): string {
+      if (reads++ > 0) throw new Error('gone');
+      return 'text';
     },
   };
 }
 
 describe('a spawn whose actor fails to start', () => {
   it('is undone: start_failed, nothing held, no result, the name free', async () => {
-    const rt = createRuntime({ model: scriptedModel({ '/root/x': { 0: [{ text: 'ok' }] } }), roles: [treacherousRole()] });
+    const rt = createRuntime({ model: scriptedModel({ '/root/x': { 0: [{ text: 'ok' }] } }) });
     const results: AgentResult[] = [];
     rt.on('result', (r) => results.push(r));
-    await expect(rt.spawn('/root', { task_name: 'x', message: 'y', role: 'r' })).rejects.toMatchObject({ code: 'start_failed', message: expect.stringMatching(/\/root\/x could not be started: .*gone/) });
+    await expect(rt.spawn('/root', { task_name: 'x', message: 'y', attachments: [treacherousAttachment()] })).rejects.toMatchObject({ code: 'start_failed', message: expect.stringMatching(/\/root\/x could not be started: .*gone/) });
     expect(rt.slotsInUse).toBe(0);
     expect(rt.list().map((a) => a.path)).toEqual(['/root']);
     await expect(rt.result('/root/x')).rejects.toMatchObject({ code: 'unknown_agent', message: 'no agent at /root/x' });
