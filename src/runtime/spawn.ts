@@ -75,14 +75,8 @@ function checkHostOptions(host: SpawnPolicyDecision | undefined): void {
   }
 }
 
-/**
- * Validates a spawn request's shape (for host calls; model calls were schema-checked) and
- * returns it as plain data, each field read once: a getter that answers differently later
- * (an attachment whose content changes or throws on a second read) cannot make the subagent's
- * task differ from what was checked, or fail its actor's first step after its path was held.
- */
-function validateRequest(given: SpawnRequest): SpawnRequest {
-  const request: SpawnRequest = { ...given };
+/** Validates a spawn request's shape (for host calls; model calls were schema-checked). */
+function validateRequest(request: SpawnRequest): void {
   if (typeof request.task_name !== 'string' || !isValidTaskName(request.task_name)) {
     throw new RuntimeError(
       'invalid_arguments',
@@ -93,25 +87,21 @@ function validateRequest(given: SpawnRequest): SpawnRequest {
     throw new RuntimeError('invalid_arguments', 'message must be a non-empty string: the task for the subagent');
   }
   const attachments: unknown = request.attachments;
-  if (attachments === undefined) return request;
+  if (attachments === undefined) return;
   if (!Array.isArray(attachments)) throw new RuntimeError('invalid_arguments', 'attachments must be a list of { name, content } objects');
-  const copied = attachments.map((a: unknown, i) => {
+  attachments.forEach((a: unknown, i) => {
     const item = a as { name?: unknown; content?: unknown } | null;
-    const name = typeof item === 'object' && item !== null ? item.name : undefined;
-    const content = typeof item === 'object' && item !== null ? item.content : undefined;
-    if (typeof name !== 'string' || name === '' || typeof content !== 'string') {
+    if (typeof item !== 'object' || item === null || typeof item.name !== 'string' || item.name === '' || typeof item.content !== 'string') {
       throw new RuntimeError('invalid_arguments', `attachments[${i}] must be an object { name: non-empty string, content: string }`);
     }
-    return Object.freeze({ name, content });
   });
-  return { ...request, attachments: Object.freeze(copied) };
 }
 
 /** Starts a subagent under `parentPath`. Resolves once it is reserved and started. */
-export async function spawnSubagent(core: RuntimeCore, parentPath: string, given: SpawnRequest, origin: SpawnOrigin = {}): Promise<SpawnHandle> {
+export async function spawnSubagent(core: RuntimeCore, parentPath: string, request: SpawnRequest, origin: SpawnOrigin = {}): Promise<SpawnHandle> {
   // 1. validate the input and the parent.
   core.lifecycle.assertRunning();
-  const request = validateRequest(given);
+  validateRequest(request);
   checkHostOptions(origin.host);
   const parent = core.registry.get(parentPath);
   if (!parent?.actor || parent.phase !== 'published') {
