@@ -97,7 +97,8 @@ export class Lifecycle {
   /** Tracks busy/idle, usage and tree changes of an agent's actor. */
   watch(record: AgentRecord): void {
     const actor = record.actor;
-    if (!actor) return;
+    // One whose first step threw has no context to watch; its spawn undoes it.
+    if (!actor || actor.getSnapshot().status === 'error') return;
     const account = this.parts.accounts.get(record.path);
     let last = '';
     let context: AgentContext | undefined;

@@ -4,6 +4,7 @@
  * the snapshot and start the actor with it as immutable input. Every failing step throws a
  * RuntimeError (or a typed layer error) and leaves nothing held.
  */
+import { subagentOf } from '../../machines/subagents.js';
 import type { AnyActorRef } from 'xstate';
 import type { AgentInput, Delivery, Lifetime, TaskFraming } from '../../machines/agent.types.js';
 import { agentInput, taskFraming } from '../../machines/agent.input.js';
@@ -263,9 +264,15 @@ export async function spawnSubagent(core: RuntimeCore, parentPath: string, reque
     // The parent's machine creates and starts the subagent as its XState child; the runtime
     // adopts (watches) it in between, through the machine's adoptSubagent action.
     parentActor.send({ type: 'subagent.spawn', input, actorId: record.actorId });
-    // An actor that fails while starting reports no snapshot, so nothing would release it.
-    const started = record.actor?.getSnapshot() as { status: string; error?: unknown } | undefined;
-    if (started?.status === 'error') throw started.error;
+    // An actor that fails while starting reports no snapshot, so nothing would release it. One
+    // that failed while it was created (its first step threw) was never adopted: its parent
+    // holds it all the same, and the undo below lets it go.
+    const created = record.actor ?? subagentOf(parentActor, path);
+    const started = created?.getSnapshot() as { status: string; error?: unknown } | undefined;
+    if (started?.status === 'error') {
+      record.actor ??= created;
+      throw started.error;
+    }
     return { path, delivery, lifetime, firstReport, result };
   } catch (error) {
     core.lifecycle.abandon(path);

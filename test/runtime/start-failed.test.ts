@@ -35,3 +35,34 @@ describe('a spawn whose actor fails to start', () => {
     await expect(again.result).resolves.toMatchObject({ path: '/root/x', status: 'completed', text: 'ok' });
   });
 });
+
+/** An attachment valid when it is checked and frozen, throwing when the subagent's first step composes its task. */
+function lateTreacherousAttachment(): { name: string; readonly content: string } {
+  let reads = 0;
+  return {
+    name: 'f',
+    get content(): string {
+      if (reads++ > 1) throw new Error('gone late');
+      return 'text';
+    },
+  };
+}
+
+describe("a spawn whose actor fails in its first step (while it is created)", () => {
+  it.each([
+    ['as the first subagent', false],
+    ['beside a live subagent', true],
+  ])('%s: start_failed, nothing held, the name free', async (_, withSibling) => {
+    const rt = createRuntime({ model: scriptedModel({ '/root/x': { 0: [{ text: 'ok' }] } }) });
+    if (withSibling) await rt.spawn('/root', { task_name: 'sibling', message: 'wait' }, { lifetime: 'continuable' });
+    const results: AgentResult[] = [];
+    rt.on('result', (r) => results.push(r));
+    await expect(rt.spawn('/root', { task_name: 'x', message: 'y', attachments: [lateTreacherousAttachment()] })).rejects.toMatchObject({ code: 'start_failed', message: expect.stringMatching(/\/root\/x could not be started: .*gone late/) });
+    await rt.whenQuiet();
+    expect(rt.list().map((a) => a.path)).toEqual(withSibling ? ['/root', '/root/sibling'] : ['/root']);
+    expect(rt.slotsInUse).toBe(withSibling ? 1 : 0);
+    expect(results).toEqual([]);
+    const again = await rt.spawn('/root', { task_name: 'x', message: 'y' });
+    await expect(again.result).resolves.toMatchObject({ path: '/root/x', status: 'completed', text: 'ok' });
+  });
+});
