@@ -10,11 +10,11 @@
  * really cost is charged instead. Other spending (summaries, compactions) is charged when the
  * agent's usage grows.
  */
-import type { Usage } from '../request/usage.js';
+import { addUsage, type Usage } from '../request/usage.js';
 import { costOf, type ModelPrice } from '../model/prices.js';
 import { BUDGET_DIMENSIONS, BudgetError, DEFAULT_SOFT_LIMIT, formatAmount, type Budget, type BudgetDimension } from '../policy/budget.js';
 import { Pool, POOLED, refusal, type BudgetRemaining, type BudgetWarning, type PooledDimension, type RequestEstimate, type RequestHold } from './budget-pool.js';
-import { addPlain, grew, maxUsage, positiveDelta } from './budget-usage.js';
+import { grew, maxUsage, positiveDelta } from './budget-usage.js';
 
 export type { BudgetRemaining, BudgetWarning, RequestEstimate, RequestHold } from './budget-pool.js';
 
@@ -297,7 +297,7 @@ export class BudgetLedger {
     if (!account) return;
     // Charged now, before another request can take what the hold just freed; counted as seen
     // so the agent's usage growing by the same amount charges nothing twice.
-    account.seen = account.seen ? addPlain(account.seen, used) : used;
+    account.seen = account.seen ? addUsage(account.seen, used) : used;
     this.charge(account, used);
   }
 

@@ -38,14 +38,3 @@ export function maxUsage(a: Usage, b: Usage): Usage {
     retries: Math.max(a.retries, b.retries),
   };
 }
-
-export function addPlain(a: Usage, b: Usage): Usage {
-  return {
-    inputTokens: a.inputTokens + b.inputTokens,
-    outputTokens: a.outputTokens + b.outputTokens,
-    cacheReadTokens: a.cacheReadTokens + b.cacheReadTokens,
-    cacheWriteTokens: a.cacheWriteTokens + b.cacheWriteTokens,
-    requests: a.requests + b.requests,
-    retries: a.retries + b.retries,
-  };
-}
