@@ -8,13 +8,17 @@ import { scriptedModel } from '../../src/model/scripted.js';
 import { createRuntime } from '../../src/runtime/runtime.js';
 import type { AgentResult } from '../../src/runtime/types.js';
 
-/** An attachment valid when it is checked and throwing when the task is composed. */
-function treacherousAttachment(): { name: string; readonly content: string } {
+/**
+ * An attachment whose first `goodReads` reads answer and whose next one throws `message`: one
+ * good read is the check (it throws when the spawn freezes the input, after the reservation),
+ * two also cover the freeze (it throws in the subagent's first step, as its actor is created).
+ */
+function treacherousAttachment(goodReads = 1, message = 'gone'): { name: string; readonly content: string } {
   let reads = 0;
   return {
     name: 'f',
     get content(): string {
-      if (reads++ > 0) throw new Error('gone');
+      if (reads++ >= goodReads) throw new Error(message);
       return 'text';
     },
   };
@@ -36,18 +40,6 @@ describe('a spawn whose actor fails to start', () => {
   });
 });
 
-/** An attachment valid when it is checked and frozen, throwing when the subagent's first step composes its task. */
-function lateTreacherousAttachment(): { name: string; readonly content: string } {
-  let reads = 0;
-  return {
-    name: 'f',
-    get content(): string {
-      if (reads++ > 1) throw new Error('gone late');
-      return 'text';
-    },
-  };
-}
-
 describe("a spawn whose actor fails in its first step (while it is created)", () => {
   it.each([
     ['as the first subagent', false],
@@ -57,7 +49,7 @@ describe("a spawn whose actor fails in its first step (while it is created)", ()
     if (withSibling) await rt.spawn('/root', { task_name: 'sibling', message: 'wait' }, { lifetime: 'continuable' });
     const results: AgentResult[] = [];
     rt.on('result', (r) => results.push(r));
-    await expect(rt.spawn('/root', { task_name: 'x', message: 'y', attachments: [lateTreacherousAttachment()] })).rejects.toMatchObject({ code: 'start_failed', message: expect.stringMatching(/\/root\/x could not be started: .*gone late/) });
+    await expect(rt.spawn('/root', { task_name: 'x', message: 'y', attachments: [treacherousAttachment(2, 'gone late')] })).rejects.toMatchObject({ code: 'start_failed', message: expect.stringMatching(/\/root\/x could not be started: .*gone late/) });
     await rt.whenQuiet();
     expect(rt.list().map((a) => a.path)).toEqual(withSibling ? ['/root', '/root/sibling'] : ['/root']);
     expect(rt.slotsInUse).toBe(withSibling ? 1 : 0);
