@@ -6,7 +6,7 @@
  * subagent, which aborts what it runs.
  */
 import { createActor, setup, type AnyActorRef, type EventObject } from 'xstate';
-import { holdSubagent, SubagentSet, superviseSubagents, SUPERVISOR_ID } from '../../machines/subagents.js';
+import { SubagentSet, superviseSubagents, SUPERVISOR_ID } from '../../machines/subagents.js';
 
 const pathParentMachine = setup({
   types: { input: {} as { readonly forward: AnyActorRef | undefined } },
@@ -27,14 +27,10 @@ const pathParentMachine = setup({
 });
 
 /**
- * Starts a parent for the subagent at `path` that forwards every event the subagent sends it
- * to `forward`; {@link holdUnder} then holds the subagent's actor in it.
+ * Starts a parent that forwards every event its subagent sends it to `forward`; the runner
+ * then holds the subagent's actor in it with `holdSubagent`.
  */
 export function startPathParent(forward: AnyActorRef | undefined): AnyActorRef {
   return createActor(pathParentMachine, { input: { forward } }).start();
 }
 
-/** Holds `agent` (created with `parent` as its XState parent) as `parent`'s subagent at `path`. */
-export function holdUnder(parent: AnyActorRef, path: string, agent: AnyActorRef): void {
-  holdSubagent(parent, path, agent);
-}

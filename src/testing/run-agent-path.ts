@@ -6,12 +6,13 @@
  */
 import { createActor, type AnyActorRef, type AnyMachineSnapshot, type EventObject, type InspectionEvent } from 'xstate';
 import { agentMachine } from '../../machines/agent.machine.js';
+import { holdSubagent } from '../../machines/subagents.js';
 import type { AgentEvent, AgentResult, ToolStepInput } from '../../machines/agent.types.js';
 import type { AgentPath, AgentPathStep } from './agent-paths.js';
 import { agentStateKey, type AgentSnapshotLike } from './agent-state.js';
 import { afterMicrotasks } from './deferred.js';
 import { PathMismatchError } from './path-error.js';
-import { holdUnder, startPathParent } from './path-parent.js';
+import { startPathParent } from './path-parent.js';
 import { StandIns, type Invocation, type SpawnedChild } from './stand-ins.js';
 import { stateNodesOf } from '../inspect/transitions.js';
 
@@ -158,7 +159,7 @@ export async function runAgentPath(path: AgentPath, options: RunAgentPathOptions
   const holder = options.parent === undefined ? undefined : startPathParent(options.parent);
   const inspection = holder?.system.inspect(inspect);
   const actor = createActor(logic, { input: path.input, ...(holder ? { parent: holder, systemId: path.input.path } : { inspect }) });
-  if (holder) holdUnder(holder, path.input.path, actor);
+  if (holder) holdSubagent(holder, path.input.path, actor);
   under.agent = actor;
   const stopAgent = (): void => {
     // What the stop sets off (a held subagent's cancellation) is not part of the path.
