@@ -108,9 +108,9 @@ export class Lifecycle {
     // The span opens before the descriptor is journaled, which keeps its identity for a resume.
     const span = this.parts.trace ? traceAgentStart(this.parts.trace, started.context.input, this.parts.replayed?.get(record.path)?.spawn.trace) : undefined;
     if (journal) this.journalStart(journal, record.path, started, span);
-    // The tree's agents word their subagents' reports with this runtime's metadata choice.
+    // The tree's agents word their subagents' reports with this runtime's choice (set on its root); a subagent's start is news.
     if (record.parentPath === null) configureReports(actor, { presenter: this.parts.presenter, handOver: (event) => this.failure !== undefined || this.parts.handOver(event), complete: (made) => this.complete(made) });
-    if (record.parentPath !== null && this.parts.events.stream.active) {
+    else if (this.parts.events.stream.active) {
       this.parts.events.stream.publish({
         type: 'subagent-spawned',
         path: record.path,
@@ -286,7 +286,7 @@ export class Lifecycle {
     this.resultWaiters.delete(record.path);
     for (const waiter of waiters ?? []) waiter.resolve(result);
     // Whoever holds the spawn's handle (the host, a host-run root's Agent call) gets the first report.
-    if (record.parentPath !== null) resolveFirstReport(record, { kind: 'result', result });
+    resolveFirstReport(record, { kind: 'result', result });
   }
 
   /**
@@ -298,11 +298,13 @@ export class Lifecycle {
     if (!record || record.delivered) return;
     record.delivered = true;
     record.onFirstReport = undefined;
-    if (record.actor) releaseSubagent(record.actor, path);
-    try {
-      record.actor?.stop();
-    } catch {
-      // A failed actor may refuse to stop; it holds nothing once unreserved.
+    if (record.actor) {
+      releaseSubagent(record.actor, path);
+      try {
+        record.actor.stop();
+      } catch {
+        // A failed actor may refuse to stop; it holds nothing once unreserved.
+      }
     }
     this.parts.registry.unreserve(path);
     this.parts.budgets.abandoned(path, record.parentPath);
@@ -318,9 +320,9 @@ export class Lifecycle {
     const report: TurnReport = account ? { ...reported, usage: account.own, subtreeUsage: account.subtree } : reported;
     this.parts.trace?.turnEnded(report.path, report.turn, report.status, report.stopReason);
     this.parts.events.emit('turn', report);
-    if (this.parts.turns.has(report.path)) this.parts.turns.turnEnded(report);
+    this.parts.turns.turnEnded(report);
     const record = this.parts.registry.get(report.path);
-    if (record && record.parentPath !== null) resolveFirstReport(record, { kind: 'turn', text: report.text, turn: report.turn });
+    if (record) resolveFirstReport(record, { kind: 'turn', text: report.text, turn: report.turn });
   }
 
   /** A promise of an agent's one result (already delivered results resolve at once). */
@@ -389,7 +391,7 @@ export class Lifecycle {
   }
 }
 
-/** Resolves the spawn handle's `firstReport` with the agent's first report (once). */
+/** Resolves the spawn handle's `firstReport` with the agent's first report (once; the root has no handle). */
 function resolveFirstReport(record: AgentRecord, report: FirstReportValue): void {
   const waiter = record.onFirstReport;
   record.onFirstReport = undefined;

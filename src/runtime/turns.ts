@@ -72,11 +72,6 @@ export class TurnWaiters {
     return this.waiters.size;
   }
 
-  /** Whether prompts wait on `path`. */
-  has(path: string): boolean {
-    return this.waiters.has(path);
-  }
-
   /** Records what an abort stopped, for every prompt waiting on `path`. */
   noteCancelled(path: string, report: CancelReport): void {
     for (const waiter of this.waiters.get(path) ?? []) waiter.cancelled ??= report;
