@@ -24,7 +24,7 @@ import { stateValueString } from '../text/state-value.js';
 import { authorityOf } from './authority.js';
 import type { RuntimeBudgets } from './budgets.js';
 import type { RuntimeConfig } from './config.js';
-import { inTurn, isBusy, type Directory } from './directory.js';
+import { inTurn, isBusy, type AgentSnapshot, type Directory } from './directory.js';
 import { RuntimeError } from './errors.js';
 import { QuietTracker } from './quiet.js';
 import type { HostEvents } from './host-events.js';
@@ -366,28 +366,27 @@ export class Lifecycle {
   }
 
   /**
-   * Cancels the turn in progress of `path`: first the subagents `affected` selects (their
-   * subtrees, children first), then the turn itself. A continuable agent (and the root) goes
-   * idle; a one-shot agent is cancelled. Idle agents have no turn to cancel.
+   * Cancels the turn in progress of `path` (a prompt's abort): first the subagents `affected`
+   * selects (their subtrees, children first), then the turn itself. A continuable agent (the
+   * root is one) goes idle; a one-shot agent is cancelled. What it stopped goes to the prompts
+   * waiting on `path` (their outcome's `cancelled`). Idle agents have no turn to cancel.
    */
-  cancelTurn(path: string, reason: string, affected: (child: string) => boolean = () => true): CancelReport {
+  cancelTurn(path: string, reason: string, affected: (child: string) => boolean): void {
     const record = this.parts.registry.get(path);
-    const state = this.parts.directory.stateOf(path);
-    const meta = this.parts.directory.metaOf(path);
-    if (!record?.actor || record.delivered || state === undefined || meta === undefined || !inTurn(meta)) return { stopped: [] };
-    if (record.parentPath !== null && record.lifetime === 'one-shot') {
-      const report = this.cancel(path, reason);
-      this.parts.turns.noteCancelled(path, report);
-      return report;
+    if (!record?.actor || record.delivered) return;
+    const snapshot = record.actor.getSnapshot() as AgentSnapshot;
+    const state = stateValueString(snapshot.value);
+    if (!inTurn(this.parts.directory.metaIn(snapshot, state))) return;
+    if (record.lifetime === 'one-shot') {
+      this.parts.turns.noteCancelled(path, this.cancel(path, reason));
+      return;
     }
     const stopped: CancelledAgent[] = [];
     for (const child of [...record.children]) if (affected(child)) stopped.push(...this.cancel(child, reason).stopped);
     stopped.push({ path, state });
-    const report: CancelReport = { stopped };
-    this.parts.turns.noteCancelled(path, report);
+    this.parts.turns.noteCancelled(path, { stopped });
     // Leaving the working state stops the model request and the tool calls (aborting them).
     record.actor.send({ type: 'interrupt', reason });
-    return report;
   }
 }
 

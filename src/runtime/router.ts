@@ -16,7 +16,7 @@ import { RuntimeError } from './errors.js';
 import { ROOT_PATH } from './paths.js';
 import type { AgentRecord, Registry } from './registry.js';
 import type { TurnWaiters } from './turns.js';
-import type { CancelReport, PromptOptions, TurnOutcome } from './types.js';
+import type { PromptOptions, TurnOutcome } from './types.js';
 
 /** What the router works with. */
 export interface RouterDeps {
@@ -29,8 +29,8 @@ export interface RouterDeps {
   readonly turns: TurnWaiters;
   /** Throws when the session no longer takes work. */
   assertRunning(): void;
-  /** Cancels the turn in progress of `path` (the lifecycle's, one owner of cancellation). */
-  cancelTurn(path: string, reason: string, affected: (child: string) => boolean): CancelReport;
+  /** Cancels the turn in progress of `path` (the lifecycle's, one owner of cancellation); the prompts waiting on it note what it stopped. */
+  cancelTurn(path: string, reason: string, affected: (child: string) => boolean): void;
   /** Whether the agent at `path` is doing work. */
   isBusy(path: string): boolean;
   /** Writes a compaction of an agent's dialogue. */
@@ -137,7 +137,7 @@ export class Router {
       outcome.catch(() => {});
       if (signal) {
         const before = new Set(record.children);
-        const onAbort = (): void => void this.deps.cancelTurn(path, abortReason(signal), (child) => !before.has(child) || this.deps.isBusy(child));
+        const onAbort = (): void => this.deps.cancelTurn(path, abortReason(signal), (child) => !before.has(child) || this.deps.isBusy(child));
         signal.addEventListener('abort', onAbort, { once: true });
         waiter.detach = () => signal.removeEventListener('abort', onAbort);
       }
