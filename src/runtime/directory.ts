@@ -125,7 +125,7 @@ export class Directory {
       lifetime: r.lifetime,
       lastTask: r.task,
       elapsedMs: now - r.reservedAt,
-      turns: (r.actor?.getSnapshot() as { context?: { turnsCompleted?: number } } | undefined)?.context?.turnsCompleted ?? 0,
+      turns: (r.actor?.getSnapshot() as AgentSnapshot | undefined)?.context.turnsCompleted ?? 0,
     }));
   }
 }
