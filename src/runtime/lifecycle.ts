@@ -291,7 +291,7 @@ export class Lifecycle {
 
   /**
    * Undoes a spawn that failed after its reservation and before its actor ran: stops the
-   * actor if there is one, frees path and slot, and drops the waiters registered for it.
+   * actor if there is one, frees path, slot and usage account, and drops its waiters.
    */
   abandon(path: string): void {
     const record = this.parts.registry.get(path);
@@ -307,6 +307,7 @@ export class Lifecycle {
       }
     }
     this.parts.registry.unreserve(path);
+    this.parts.accounts.delete(path);
     this.parts.budgets.abandoned(path, record.parentPath);
     this.parts.trace?.agentEnded(path, { status: 'failed', stopReason: 'start_failed' });
     this.resultWaiters.delete(path);
