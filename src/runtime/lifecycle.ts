@@ -166,9 +166,9 @@ export class Lifecycle {
       },
       complete: () => {
         this.busy.delete(record.path);
-        // Stopped from outside (`actor.stop()` on it or an ancestor) without reaching a final
-        // state: it still reports once, after the subagents its stop cancelled.
-        if (context && !record.delivered && this.parts.registry.get(record.path) === record) {
+        // Stopped from outside (`actor.stop()` on it or an ancestor) without reaching a final state: it
+        // still reports once, after the subagents its stop cancelled (only a delivered record leaves the registry).
+        if (context && !record.delivered) {
           const stopped: AgentResult = { ...resultOf(context, this.parts.config.now()), status: 'cancelled', stopReason: 'cancelled', error: `${record.path} was stopped` };
           this.finished(stopped, context.dialogue);
           this.reportForCrashed(record, context, stopped);
