@@ -63,8 +63,10 @@ export class Directory {
   /** The merged `meta` of `snapshot`, whose state string is `state`. */
   metaIn(snapshot: Pick<AgentSnapshot, 'getMeta'>, state: string): AgentStateMeta {
     let meta = this.metaByState.get(state);
+    // Stryker disable next-line ConditionalExpression: a cache; merging the state's meta again gives an equal value, only slower
     if (!meta) {
       meta = stateMetaOf(snapshot);
+      // Stryker disable next-line CallExpression: the same cache left empty merges each time, with an equal value
       this.metaByState.set(state, meta);
     }
     return meta;
