@@ -100,7 +100,7 @@ export class Lifecycle {
     // One whose first step threw has no context to watch; its spawn undoes it.
     if (!actor || actor.getSnapshot().status === 'error') return;
     const account = this.parts.accounts.get(record.path);
-    let last = '';
+    let last: string | undefined;
     let context: AgentContext | undefined;
     let usage: Usage | undefined;
     const journal = this.parts.journal;
