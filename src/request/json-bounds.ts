@@ -46,9 +46,98 @@ function pathOf(node: Pending): string {
   return `$${head}…(${keys.length - SHOWN_KEYS} more)…${tail}`;
 }
 
+/** Strings up to this length are scanned for characters that need escaping or more than a byte. */
+const SCANNED_LENGTH = 256;
+
 /** UTF-8 bytes of a string's JSON form, without building it when no character needs escaping. */
 function jsonStringBytes(text: string): number {
+  if (text.length <= SCANNED_LENGTH) {
+    let plain = true;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c < 0x20 || c === 0x22 || c === 0x5c || c >= 0x80) {
+        plain = false;
+        break;
+      }
+    }
+    // Printable ASCII: one byte each, plus the quotes.
+    if (plain) return text.length + 2;
+  }
   return Buffer.byteLength(JSON.stringify(text), 'utf8');
+}
+
+/** Length of a finite number's JSON text (`String(value)`), without building it for a safe integer. */
+function jsonNumberBytes(value: number): number {
+  if (!Number.isSafeInteger(value)) return String(value).length;
+  let n = value < 0 ? 2 : 1;
+  for (let rest = Math.abs(value); rest >= 10; rest = Math.floor(rest / 10)) n++;
+  return n;
+}
+
+/** Deepest nesting the quick check recurses into; a deeper value is left to the iterative walk. */
+const QUICK_DEPTH = 128;
+
+/**
+ * Whether `value` is plain JSON within `bounds`, as {@link jsonProblem} decides it, checked by a
+ * recursion (at most {@link QUICK_DEPTH} deep) that allocates no node per value: every tool
+ * call's arguments go through it, and nearly all of them pass. False on anything it does not
+ * pass, a throwing read included; the iterative walk then finds and locates the problem.
+ */
+function quickPass(value: unknown, bounds: JsonBounds): boolean {
+  try {
+    return quickBytes(value, 0, bounds, 0) >= 0;
+  } catch {
+    return false;
+  }
+}
+
+/** `bytes` plus the JSON bytes of `value` at `depth`, or -1 when it is not plain JSON within the bounds. */
+function quickBytes(value: unknown, depth: number, bounds: JsonBounds, bytes: number): number {
+  switch (typeof value) {
+    case 'string':
+      bytes += jsonStringBytes(value);
+      break;
+    case 'boolean':
+      bytes += value ? 4 : 5;
+      break;
+    case 'number':
+      if (!Number.isFinite(value)) return -1;
+      bytes += jsonNumberBytes(value);
+      break;
+    case 'object': {
+      if (value === null) {
+        bytes += 4;
+        break;
+      }
+      if (depth >= bounds.maxDepth || depth >= QUICK_DEPTH) return -1;
+      if (Array.isArray(value)) {
+        const items = value as unknown[];
+        bytes += 2 + Math.max(0, items.length - 1);
+        for (let i = 0; i < items.length; i++) {
+          if (bytes > bounds.maxBytes || !Object.hasOwn(items, i)) return -1;
+          bytes = quickBytes(items[i], depth + 1, bounds, bytes);
+          if (bytes < 0) return -1;
+        }
+        break;
+      }
+      const proto: unknown = Object.getPrototypeOf(value);
+      if (proto !== Object.prototype && proto !== null) return -1;
+      const record = value as Record<string, unknown>;
+      const keys = Object.keys(record);
+      bytes += 2 + Math.max(0, keys.length - 1);
+      for (let i = 0; i < keys.length; i++) {
+        const key = keys[i] as string;
+        bytes += jsonStringBytes(key) + 1;
+        if (bytes > bounds.maxBytes) return -1;
+        bytes = quickBytes(record[key], depth + 1, bounds, bytes);
+        if (bytes < 0) return -1;
+      }
+      break;
+    }
+    default:
+      return -1;
+  }
+  return bytes > bounds.maxBytes ? -1 : bytes;
 }
 
 /**
@@ -65,6 +154,7 @@ function jsonStringBytes(text: string): number {
  * ```
  */
 export function jsonProblem(value: unknown, bounds: JsonBounds): JsonProblem | undefined {
+  if (quickPass(value, bounds)) return undefined;
   const stack: Pending[] = [{ value, parent: null, key: undefined, depth: 0 }];
   let bytes = 0;
   const tooLarge = (node: Pending): JsonProblem => ({
@@ -84,7 +174,7 @@ export function jsonProblem(value: unknown, bounds: JsonBounds): JsonProblem | u
         break;
       case 'number':
         if (!Number.isFinite(v)) return { path: pathOf(node), problem: `${String(v)} is not a finite number` };
-        bytes += String(v).length;
+        bytes += jsonNumberBytes(v);
         break;
       case 'undefined':
         return { path: pathOf(node), problem: 'undefined is not JSON' };

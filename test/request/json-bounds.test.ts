@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { jsonProblem, jsonTextDepth } from '../../src/request/json-bounds.js';
 import { admitToolCall, argumentsProblem } from '../../src/request/tool-call-admission.js';
@@ -43,6 +44,33 @@ describe('jsonProblem', () => {
     for (let i = 0; i < 100; i++) value = { a: value };
     const found = jsonProblem(value, { maxDepth: 50, maxBytes: 1_000_000 });
     expect(found?.path).toBe('$.a.a.a.a.a.a…(38 more)….a.a.a.a.a.a');
+  });
+
+  it('counts exactly the UTF-8 bytes JSON.stringify writes, escapes, non-ASCII and numbers included', () => {
+    const text = fc.string({ unit: fc.constantFrom('a', 'Z', '"', '\\', '\n', '\u0001', '\u007f', 'é', '€', '\ud83d\ude00', '\ud800') });
+    const number = fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constantFrom(-0, 1e21, -1e21, 2 ** 53, 0.1, 1e-7));
+    const json = fc.letrec((tie) => ({
+      value: fc.oneof({ depthSize: 'small' }, text, number, fc.boolean(), fc.constant(null), fc.array(tie('value'), { maxLength: 4 }), fc.dictionary(text, tie('value'), { maxKeys: 4 })),
+    })).value;
+    fc.assert(
+      fc.property(json, (value) => {
+        const exact = Buffer.byteLength(JSON.stringify(value));
+        expect(jsonProblem(value, { maxDepth: 64, maxBytes: exact })).toBeUndefined();
+        expect(jsonProblem(value, { maxDepth: 64, maxBytes: exact - 1 })).toMatchObject({ bound: 'maxBytes' });
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('finds a problem behind a long run of plain values, in arrays and objects alike', () => {
+    const items: unknown[] = Array.from({ length: 50 }, (_, i) => ({ i, text: 'x'.repeat(i) }));
+    expect(jsonProblem([...items, { last: Number.NaN }], { maxDepth: 3, maxBytes: 1e6 })).toEqual({ path: '$[50].last', problem: 'NaN is not a finite number' });
+    expect(jsonProblem({ a: items, b: [undefined] }, { maxDepth: 3, maxBytes: 1e6 })).toEqual({ path: '$.b[0]', problem: 'undefined is not JSON' });
+    // Nesting the quick check does not recurse into is walked iteratively, to the same verdict.
+    let deep: unknown = 'leaf';
+    for (let i = 0; i < 300; i++) deep = [deep];
+    expect(jsonProblem(deep, { maxDepth: 400, maxBytes: 1e6 })).toBeUndefined();
+    expect(jsonProblem(deep, { maxDepth: 299, maxBytes: 1e6 })).toMatchObject({ bound: 'maxDepth' });
   });
 
   it('names a throwing Proxy trap as a problem, never throws', () => {
