@@ -192,8 +192,12 @@ export const NOTHING_INHERITED: InheritedPrefix = Object.freeze({ sharedBytes: 0
 /** Model frame sizes without an output schema, per model and effort: every result asks, and most share a few. */
 const modelFrameMemo = new Map<string, number>();
 
+/** The last model frame measured without an output schema: nearly every request of a session asks for the same. */
+let lastFrame: { readonly model: string; readonly effort: string | undefined; readonly bytes: number } | undefined;
+
 function modelFrameBytes(request: Pick<ModelRequest, 'model' | 'effort' | 'output'>): number {
   if (request.output !== undefined) return frameBytes(serializeModelFrame(request.model, request.effort, request.output));
+  if (lastFrame !== undefined && lastFrame.model === request.model && lastFrame.effort === request.effort) return lastFrame.bytes;
   const key = `${request.effort ?? ''}\u0000${request.model}`;
   let bytes = modelFrameMemo.get(key);
   if (bytes === undefined) {
@@ -201,7 +205,13 @@ function modelFrameBytes(request: Pick<ModelRequest, 'model' | 'effort' | 'outpu
     // Bounded: a host with ever new model names must not grow it forever.
     if (modelFrameMemo.size < 256) modelFrameMemo.set(key, bytes);
   }
+  lastFrame = { model: request.model, effort: request.effort, bytes };
   return bytes;
+}
+
+/** UTF-8 bytes of a request's head and model frame: all of it but its messages (memoized per head and per model). */
+export function requestHeadBytes(request: Pick<ModelRequest, 'system' | 'model' | 'effort' | 'output'>): number {
+  return headBytes(request.system) + modelFrameBytes(request);
 }
 
 /**
@@ -209,7 +219,7 @@ function modelFrameBytes(request: Pick<ModelRequest, 'model' | 'effort' | 'outpu
  * model frame, without building it.
  */
 export function requestBytesOf(request: Pick<ModelRequest, 'system' | 'model' | 'effort' | 'output'>, messages: Iterable<Entry>, count = Infinity): number {
-  let bytes = headBytes(request.system) + modelFrameBytes(request);
+  let bytes = requestHeadBytes(request);
   let n = 0;
   for (const entry of messages) {
     if (n++ >= count) break;

@@ -37,13 +37,14 @@ export interface CarvePlan {
 }
 
 const NO_CARVES: readonly Carve[] = Object.freeze([]);
+const NO_POOLS: readonly Pool[] = Object.freeze([]);
 
 /** One agent's budget account. */
 class BudgetAccount {
   /** The nearest pool per dimension: its own, else its parent's nearest. */
   readonly holders: Holders;
-  /** Its own pools and what each took from the pool above it (0 when nothing above was capped). */
-  readonly own: Array<{ pool: Pool; from: Pool | undefined; carved: number }> = [];
+  /** Its own pools, each knowing what it took from the pool above it. */
+  own: readonly Pool[] = NO_POOLS;
   /** Absolute time after which no request starts (ms on the runtime's clock). */
   deadline: number | undefined;
   /** Own usage already charged. */
@@ -143,11 +144,15 @@ export class BudgetLedger {
     this.revision++;
     const account = new BudgetAccount(request.path, request.price, parent);
     account.deadline = deadline;
-    for (const { dimension, limit, from } of carves) {
-      const pool = new Pool(request.path, dimension, limit, request.budget?.softLimit ?? DEFAULT_SOFT_LIMIT);
-      if (from) from.reserved += limit;
-      account.own.push({ pool, from, carved: from ? limit : 0 });
-      account.holders[dimension] = pool;
+    if (carves.length > 0) {
+      const own: Pool[] = [];
+      for (const { dimension, limit, from } of carves) {
+        const pool = new Pool(request.path, dimension, limit, request.budget?.softLimit ?? DEFAULT_SOFT_LIMIT, from);
+        if (from) from.reserved += limit;
+        own.push(pool);
+        account.holders[dimension] = pool;
+      }
+      account.own = own;
     }
     // The spawn itself is spent from the parent's spawn pool, for good (on resume too: the
     // journal holds the spawn, not the count).
@@ -215,10 +220,11 @@ export class BudgetLedger {
     if (!account) return;
     this.accounts.delete(path);
     this.revision++;
-    for (const { pool, from, carved } of account.own) {
+    for (const pool of account.own) {
       pool.closed = true;
+      const from = pool.from;
       if (!from) continue;
-      from.reserved -= carved;
+      from.reserved -= pool.limit;
       // A subagent still holding part of this pool keeps it spent (it cannot return it here).
       this.spend(from, pool.used + pool.reserved, path);
     }
@@ -233,9 +239,9 @@ export class BudgetLedger {
     if (!account) return;
     this.accounts.delete(path);
     this.revision++;
-    for (const { pool, from, carved } of account.own) {
+    for (const pool of account.own) {
       pool.closed = true;
-      if (from) from.reserved -= carved;
+      if (pool.from) pool.from.reserved -= pool.limit;
     }
     const spawnPool = parentPath === null ? undefined : this.accounts.get(parentPath)?.holders.spawns;
     if (spawnPool) spawnPool.used = Math.max(0, spawnPool.used - 1);

@@ -20,6 +20,8 @@ export class Pool {
     readonly dimension: PooledDimension,
     readonly limit: number,
     readonly soft: number,
+    /** The pool above it that its limit was carved from (undefined: nothing above was capped there). */
+    readonly from?: Pool | undefined,
   ) {}
 
   get remaining(): number {

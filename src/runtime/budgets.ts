@@ -10,7 +10,7 @@ import { userEntry, type Entry, type UserEntry } from '../dialogue/entry.js';
 import { jsonLength } from '../dialogue/json-length.js';
 import type { Usage } from '../request/usage.js';
 import type { ModelRequest } from '../request/types.js';
-import { estimateTokens, requestBytesOf } from '../request/prefix-reuse.js';
+import { estimateTokens, requestHeadBytes } from '../request/prefix-reuse.js';
 import type { ModelPrice, PriceTable } from '../model/prices.js';
 import { BudgetError, capsAnything, checkBudget, exceedsCeiling, formatAmount, tighterBudget, type Budget } from '../policy/budget.js';
 import { BudgetLedger, type BudgetRemaining, type BudgetWarning, type CarvePlan, type RequestHold } from './budget-ledger.js';
@@ -102,6 +102,8 @@ export class RuntimeBudgets {
     const ceiling = sources.host ?? sources.role;
     if (sources.asked === undefined) return capsAnything(ceiling) ? ceiling : undefined;
     const asked = checkBudget(sources.asked, 'Agent budget');
+    // No role's or host's budget to stay under (the common case): the model's ask, as checked.
+    if (ceiling === undefined) return capsAnything(asked) ? asked : undefined;
     const over = exceedsCeiling(asked, ceiling)[0];
     if (over) {
       const whose = sources.host ? "the host's budget for this spawn" : `the budget of ${sources.roleLabel ?? 'its role'}`;
@@ -202,7 +204,7 @@ export class RuntimeBudgets {
  * log, so only what was appended since the last request is walked.
  */
 function inputSizeOf(request: EstimatedRequest, dialogue: Pick<Dialogue, 'effectiveJsonLength'> | undefined): number {
-  const head = requestBytesOf(request, []);
+  const head = requestHeadBytes(request);
   if (dialogue) return head + dialogue.effectiveJsonLength();
   let size = head;
   for (const entry of request.messages) size += jsonLength(entry);
