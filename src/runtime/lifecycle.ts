@@ -69,11 +69,11 @@ export class Lifecycle {
    * Tree service (`configureReports`' `complete`): a settling agent's result as this runtime
    * completes it, when the agent takes it: its usage from its account (with its subtree's),
    * the elapsed time by the runtime's clock, and its prefix measured on the provider's bodies
-   * when the adapter reported them. A path this runtime does not hold keeps what it made.
+   * when the adapter reported them (before `finished` delivers it). An unheld path keeps what it made.
    */
   complete(made: AgentResult): AgentResult {
     const record = this.parts.registry.get(made.path);
-    if (!record || record.delivered) return made;
+    if (!record) return made;
     const result = completeResult(made, record, this.parts.accounts.get(record.path), this.parts.config.now());
     record.completed = result;
     return result;
