@@ -243,10 +243,10 @@ export class Lifecycle {
     return this.busy.whenQuiet();
   }
 
-  /** Runtime hook from the machine: a parent created a subagent's actor, about to start it. */
+  /** Runtime hook from the machine: a parent created a subagent's actor (for a path spawn just reserved), about to start it. */
   adopt(path: string, actor: AnyActorRef | undefined): void {
     const record = this.parts.registry.get(path);
-    if (!record || !actor || record.actor) return;
+    if (!record || !actor) return;
     record.actor = actor;
     this.watch(record);
   }
