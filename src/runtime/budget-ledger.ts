@@ -270,9 +270,9 @@ export class BudgetLedger {
   beginRequest(path: string, estimate: RequestEstimate): RequestHold | BudgetError {
     const account = this.accounts.get(path);
     if (!account) return { path, steps: undefined, tokens: undefined, tokenAmount: 0, cost: undefined, costAmount: 0 };
-    const now = this.now();
-    if (account.deadline !== undefined && now >= account.deadline) {
-      return new BudgetError('wallMs', 0, 0, `the time budget ran out ${formatAmount('wallMs', now - account.deadline)} ago`);
+    if (account.deadline !== undefined) {
+      const now = this.now();
+      if (now >= account.deadline) return new BudgetError('wallMs', 0, 0, `the time budget ran out ${formatAmount('wallMs', now - account.deadline)} ago`);
     }
     // Checked in a fixed order (steps, tokens, cost) without a table per request: this runs
     // before every model request of a capped agent.
