@@ -145,11 +145,13 @@ export class BudgetLedger {
     const account = new BudgetAccount(request.path, request.price, parent);
     account.deadline = deadline;
     if (carves.length > 0) {
-      const own: Pool[] = [];
-      for (const { dimension, limit, from } of carves) {
+      // Sized up front and walked by index: a spawn makes no iterator and no spare capacity here.
+      const own = new Array<Pool>(carves.length);
+      for (let i = 0; i < carves.length; i++) {
+        const { dimension, limit, from } = carves[i] as Carve;
         const pool = new Pool(request.path, dimension, limit, request.budget?.softLimit ?? DEFAULT_SOFT_LIMIT, from);
         if (from) from.reserved += limit;
-        own.push(pool);
+        own[i] = pool;
         account.holders[dimension] = pool;
       }
       account.own = own;
@@ -164,10 +166,15 @@ export class BudgetLedger {
   /** What opening would carve from the pools above, or the error that refuses it. */
   private carvesOf(request: OpenAccount, parent: BudgetAccount | undefined): readonly Carve[] {
     const budget = request.budget;
-    let carves: Carve[] | undefined;
+    let count = 0;
+    if (budget !== undefined) for (let i = 0; i < POOLED.length; i++) if (budget[POOLED[i] as PooledDimension] !== undefined) count++;
+    // Exactly as long as it will be (a pushed-to empty array takes room for 16).
+    const carves = count === 0 ? NO_CARVES : new Array<Carve>(count);
+    let carved = 0;
     const check = !request.restoring;
     const what = request.parentPath === null ? 'the session' : request.path;
-    for (const dimension of POOLED) {
+    for (let i = 0; i < POOLED.length; i++) {
+      const dimension = POOLED[i] as PooledDimension;
       const from = parent?.holders[dimension];
       const limit = budget?.[dimension];
       // The spawn itself takes one from the parent's spawn pool.
@@ -183,12 +190,12 @@ export class BudgetLedger {
           throw new BudgetError(dimension, asked, Math.max(0, remaining), message);
         }
       }
-      if (limit !== undefined) (carves ??= []).push({ dimension, limit, from });
+      if (limit !== undefined) (carves as Carve[])[carved++] = { dimension, limit, from };
     }
     if (check && request.price === undefined && (budget?.costUsd !== undefined || parent?.holders.costUsd !== undefined)) {
       throw new BudgetError('costUsd', 0, 0, `${what} runs model ${request.model}, which has no price in RuntimeOptions.prices, under a costUsd budget: its cost could not be counted`);
     }
-    return carves ?? NO_CARVES;
+    return carves;
   }
 
   /** The account's deadline (its own `wallMs` or its parent's, the earlier), or the error that refuses it now. */
@@ -220,7 +227,9 @@ export class BudgetLedger {
     if (!account) return;
     this.accounts.delete(path);
     this.revision++;
-    for (const pool of account.own) {
+    const own = account.own;
+    for (let i = 0; i < own.length; i++) {
+      const pool = own[i] as Pool;
       pool.closed = true;
       const from = pool.from;
       if (!from) continue;
