@@ -26,10 +26,14 @@ function walk(value: unknown, depth: number, seen: Set<object> | undefined): voi
   if (!Object.isFrozen(value)) Object.freeze(value);
   const next = depth + 1;
   const track = seen ?? (next > TRACK_AFTER_DEPTH ? new Set<object>() : undefined);
+  // Indexed loops: for-of makes an iterator per object wherever this is not optimized yet.
   if (Array.isArray(value)) {
-    for (const item of value) walk(item, next, track);
+    const items = value as readonly unknown[];
+    for (let i = 0; i < items.length; i++) walk(items[i], next, track);
   } else {
-    for (const key of Object.keys(value)) walk((value as Record<string, unknown>)[key], next, track);
+    const record = value as Record<string, unknown>;
+    const keys = Object.keys(record);
+    for (let i = 0; i < keys.length; i++) walk(record[keys[i] as string], next, track);
   }
 }
 
