@@ -106,12 +106,22 @@ describe('await runtime.prompt', () => {
   });
 
   it('a zero-latency model looping on a synchronous tool does not starve a real timer that aborts it', async () => {
-    const model = scriptedModel({ '/root': { 0: () => ({ toolCalls: [{ name: 'tick' }] }) } });
-    const rt = createRuntime({ model, tools: [tick], defaults: { maxSteps: Number.MAX_SAFE_INTEGER } });
     const controller = new AbortController();
+    let armed = false;
+    // The timer is set by the first request, so it cannot fire before the loop has begun (on a
+    // loaded machine the prompt's own start may take longer than a 0 ms timer).
+    const model = scriptedModel({
+      '/root': {
+        0: () => {
+          // Without yielding between requests this timer never fires and the test times out.
+          if (!armed) setTimeout(() => controller.abort(), 0);
+          armed = true;
+          return { toolCalls: [{ name: 'tick' }] };
+        },
+      },
+    });
+    const rt = createRuntime({ model, tools: [tick], defaults: { maxSteps: Number.MAX_SAFE_INTEGER } });
     const pending = rt.prompt('spin', { signal: controller.signal });
-    // Without yielding between requests this timer never fires and the test times out.
-    setTimeout(() => controller.abort(), 0);
     const outcome = await pending;
     expect(outcome.status).toBe('cancelled');
     expect(model.calls.length).toBeGreaterThan(0);
