@@ -8,15 +8,12 @@ import { createRuntime, type InboxItem } from '../../src/index.js';
 import { Dialogue, userEntry } from '../../src/dialogue/index.js';
 import { manualClock } from '../../src/model/clock.js';
 import { scriptedModel } from '../../src/testing/index.js';
+import { actorRefs } from './helpers.js';
 
 describe("a host-run root's subagent whose actor crashes", () => {
   it('is handed over to the host as a failure notice; the root never samples', async () => {
     const clock = manualClock();
-    const refs = new Map<string, { send(event: unknown): void }>();
-    const inspect = (event: { type: string; actorRef: unknown }): void => {
-      const ref = event.actorRef as { id?: string; send(event: unknown): void };
-      if (event.type === '@xstate.actor' && ref.id) refs.set(ref.id, ref);
-    };
+    const { refs, inspect } = actorRefs();
     const delivered: InboxItem[] = [];
     const dialogue = Dialogue.of([userEntry({ text: 'why is it slow', origin: { kind: 'person' }, opensTurn: true })]);
     const model = scriptedModel({ '/root/bg': { 0: [{ text: 'late', latencyMs: 1_000 }] } }, { clock });

@@ -7,18 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { manualClock } from '../../src/model/clock.js';
 import { scriptedModel } from '../../src/model/scripted.js';
 import { createRuntime } from '../../src/runtime/runtime.js';
-
-/** The runtime's actors by id (their paths), as an inspection observer sees them. */
-function actorRefs(): { refs: Map<string, { send(event: unknown): void }>; inspect: (event: { type: string; actorRef: unknown }) => void } {
-  const refs = new Map<string, { send(event: unknown): void }>();
-  return {
-    refs,
-    inspect: (event) => {
-      const ref = event.actorRef as { id?: string; send(event: unknown): void };
-      if (event.type === '@xstate.actor' && ref.id) refs.set(ref.id, ref);
-    },
-  };
-}
+import { actorRefs } from './helpers.js';
 
 describe('a subagent whose actor crashes', () => {
   it("reports the failure to its parent's Agent call, and the parent's turn goes on", async () => {

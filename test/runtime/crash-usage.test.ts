@@ -8,17 +8,14 @@ import { manualClock } from '../../src/model/clock.js';
 import { scriptedModel } from '../../src/model/scripted.js';
 import { createRuntime } from '../../src/runtime/runtime.js';
 import type { AgentResult } from '../../src/runtime/types.js';
+import { actorRefs } from './helpers.js';
 
 const tokens = (inputTokens: number, outputTokens: number) => ({ inputTokens, outputTokens, cacheReadTokens: 0, cacheWriteTokens: 0 });
 
 describe('a crashed agent', () => {
   it("gets a completed result: its subtree's usage counts its subagent's", async () => {
     const clock = manualClock();
-    const refs = new Map<string, { send(event: unknown): void }>();
-    const inspect = (event: { type: string; actorRef: unknown }): void => {
-      const ref = event.actorRef as { id?: string; send(event: unknown): void };
-      if (event.type === '@xstate.actor' && ref.id) refs.set(ref.id, ref);
-    };
+    const { refs, inspect } = actorRefs();
     const model = scriptedModel(
       {
         '/root': { 0: [{ toolCalls: [{ name: 'Agent', arguments: { task_name: 'w', message: 'work' } }] }, { text: 'root saw it' }] },

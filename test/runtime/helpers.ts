@@ -3,6 +3,28 @@
  */
 import type { Runtime } from '../../src/runtime/types.js';
 
+/** An actor as a test reaches it from outside: to send it an event nobody handles, or to stop it. */
+export interface ReachedActor {
+  readonly id: string;
+  send(event: unknown): void;
+  stop(): void;
+}
+
+/**
+ * The runtime's actors by id (their paths), as an inspection observer sees them: pass
+ * `inspect` to `createRuntime`, then reach an agent's actor with `refs.get(path)`.
+ */
+export function actorRefs(): { readonly refs: Map<string, ReachedActor>; readonly inspect: (event: { type: string; actorRef: unknown }) => void } {
+  const refs = new Map<string, ReachedActor>();
+  return {
+    refs,
+    inspect: (event) => {
+      const ref = event.actorRef as ReachedActor;
+      if (event.type === '@xstate.actor' && ref.id) refs.set(ref.id, ref);
+    },
+  };
+}
+
 export { deferred, type Deferred } from '../../src/testing/deferred.js';
 
 /** Resolves when `path` enters a state starting with `state` (now, or on a later change). */

@@ -3,7 +3,7 @@ import { scriptedModel } from '../../src/model/scripted.js';
 import { createRuntime } from '../../src/runtime/runtime.js';
 import type { Summarizer } from '../../src/model/summarizer.js';
 import { ZERO_USAGE, type ReplyUsage } from '../../src/model/adapter.js';
-import { deferred } from './helpers.js';
+import { actorRefs, deferred } from './helpers.js';
 
 describe('robustness', () => {
   it('a reply repeating a tool call id ends that subagent as model_error; its parent and the session go on', async () => {
@@ -29,15 +29,9 @@ describe('robustness', () => {
   });
 
   it('an agent whose actor crashes still yields one failed result and frees its slot', async () => {
-    const refs = new Map<string, { send(event: unknown): void }>();
+    const { refs, inspect } = actorRefs();
     const model = scriptedModel({ '/root/w': { 0: [{ text: 'late', latencyMs: 1e9 }] } });
-    const rt = createRuntime({
-      model,
-      inspect: (e) => {
-        const ref = e.actorRef as unknown as { id?: string; send(event: unknown): void };
-        if (e.type === '@xstate.actor' && ref.id) refs.set(ref.id, ref);
-      },
-    });
+    const rt = createRuntime({ model, inspect });
     const handle = await rt.spawn('/root', { task_name: 'w', message: 'work' });
     // An error event nobody handles makes XState fail the actor: only a bug could do this.
     refs.get('/root/w')!.send({ type: 'xstate.error.actor.bogus', error: new Error('boom') });

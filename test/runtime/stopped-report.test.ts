@@ -10,17 +10,14 @@ import { manualClock } from '../../src/model/clock.js';
 import { scriptedModel } from '../../src/model/scripted.js';
 import { createRuntime } from '../../src/runtime/runtime.js';
 import type { AgentResult } from '../../src/runtime/types.js';
+import { actorRefs } from './helpers.js';
 
 const tokens = (inputTokens: number, outputTokens: number) => ({ inputTokens, outputTokens, cacheReadTokens: 0, cacheWriteTokens: 0 });
 
 describe('a root whose actor is stopped from outside', () => {
   it('reports once: cancelled, was stopped, its subtree usage counted, after its subagent', async () => {
     const clock = manualClock();
-    const refs = new Map<string, { stop(): void }>();
-    const inspect = (event: { type: string; actorRef: unknown }): void => {
-      const ref = event.actorRef as { id?: string; stop(): void };
-      if (event.type === '@xstate.actor' && ref.id) refs.set(ref.id, ref);
-    };
+    const { refs, inspect } = actorRefs();
     const model = scriptedModel(
       {
         '/root': { 0: [{ toolCalls: [{ name: 'Agent', arguments: { task_name: 'w', message: 'work' } }], usage: tokens(3, 1) }] },
