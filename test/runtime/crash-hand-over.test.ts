@@ -4,20 +4,18 @@
  * machine, whose loop the host runs, never samples.
  */
 import { describe, expect, it } from 'vitest';
-import { createRuntime, type InboxItem } from '../../src/index.js';
-import { Dialogue, userEntry } from '../../src/dialogue/index.js';
+import { createRuntime } from '../../src/index.js';
 import { manualClock } from '../../src/model/clock.js';
 import { scriptedModel } from '../../src/testing/index.js';
-import { actorRefs } from './helpers.js';
+import { actorRefs, collectingHostRoot } from './helpers.js';
 
 describe("a host-run root's subagent whose actor crashes", () => {
   it('is handed over to the host as a failure notice; the root never samples', async () => {
     const clock = manualClock();
     const { refs, inspect } = actorRefs();
-    const delivered: InboxItem[] = [];
-    const dialogue = Dialogue.of([userEntry({ text: 'why is it slow', origin: { kind: 'person' }, opensTurn: true })]);
+    const { hostRoot, delivered } = collectingHostRoot();
     const model = scriptedModel({ '/root/bg': { 0: [{ text: 'late', latencyMs: 1_000 }] } }, { clock });
-    const rt = createRuntime({ model, inspect, hostRoot: { dialogue: () => dialogue, deliver: (item) => delivered.push(item) } });
+    const rt = createRuntime({ model, inspect, hostRoot });
     const handle = await rt.spawn('/root', { task_name: 'bg', message: 'work' }, { delivery: 'parent' });
     await clock.whenPending(1);
     // An error event nobody handles makes XState fail the actor: only a bug could do this.

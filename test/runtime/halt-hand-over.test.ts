@@ -4,21 +4,20 @@
  * first once the store failed), though each one still leaves with a `cancelled` change.
  */
 import { describe, expect, it } from 'vitest';
-import { createRuntime, type InboxItem } from '../../src/index.js';
-import { Dialogue, userEntry } from '../../src/dialogue/index.js';
+import { createRuntime } from '../../src/index.js';
 import { manualClock } from '../../src/model/clock.js';
 import { scriptedModel } from '../../src/testing/index.js';
 import { StoreError } from '../../src/store/types.js';
 import { memoryStore } from './memory-store.js';
+import { collectingHostRoot } from './helpers.js';
 
 describe("a halted session's host-run root", () => {
   it('is handed no report of the subagents the halt stopped', async () => {
     const clock = manualClock();
     const store = memoryStore();
-    const delivered: InboxItem[] = [];
-    const dialogue = Dialogue.of([userEntry({ text: 'why is it slow', origin: { kind: 'person' }, opensTurn: true })]);
+    const { hostRoot, delivered } = collectingHostRoot();
     const model = scriptedModel({ '/root/bg': { 0: [{ text: 'never', latencyMs: 1_000 }] } }, { clock });
-    const rt = createRuntime({ model, store, hostRoot: { dialogue: () => dialogue, deliver: (item) => delivered.push(item) } });
+    const rt = createRuntime({ model, store, hostRoot });
     const handle = await rt.spawn('/root', { task_name: 'bg', message: 'work' }, { delivery: 'parent' });
     await clock.whenPending(1);
     const changes: string[] = [];

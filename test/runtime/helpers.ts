@@ -1,6 +1,8 @@
 /**
  * Test helpers for runtime scenarios: deferreds, and waiting on runtime events (never sleeps).
  */
+import { Dialogue, userEntry } from '../../src/dialogue/index.js';
+import type { InboxItem, RuntimeOptions } from '../../src/index.js';
 import type { Runtime } from '../../src/runtime/types.js';
 
 /** An actor as a test reaches it from outside: to send it an event nobody handles, or to stop it. */
@@ -48,4 +50,14 @@ export function kinds(rt: Runtime, path: string): string[] {
 /** The text of every user entry of an agent's log. */
 export function userTexts(rt: Runtime, path: string): string[] {
   return (rt.transcript(path)?.log.toArray() ?? []).flatMap((e) => (e.kind === 'user' ? [e.text] : []));
+}
+
+/**
+ * A host-run root whose dialogue is one person's question and which keeps what the runtime
+ * hands over (`delivered`): pass `hostRoot` to `createRuntime`.
+ */
+export function collectingHostRoot(question = 'why is it slow'): { readonly hostRoot: NonNullable<RuntimeOptions['hostRoot']>; readonly delivered: InboxItem[] } {
+  const delivered: InboxItem[] = [];
+  const dialogue = Dialogue.of([userEntry({ text: question, origin: { kind: 'person' }, opensTurn: true })]);
+  return { delivered, hostRoot: { dialogue: () => dialogue, deliver: (item) => delivered.push(item) } };
 }
