@@ -148,8 +148,10 @@ export class TraceBuilder {
     if (!agent) return;
     this.reported(agent);
     this.agents.delete(path);
-    if (this.chats.has(path) || this.early.has(path)) this.chatEnded(path, { errorCode: end.status === 'cancelled' ? 'cancelled' : end.stopReason });
-    if (agent.tools) for (const [, tool] of agent.tools) tool.span.end();
+    const cutShort = end.status === 'cancelled' ? 'cancelled' : end.stopReason;
+    if (this.chats.has(path) || this.early.has(path)) this.chatEnded(path, { errorCode: cutShort });
+    // A call still running when its agent ends was cut short with it, as its request was.
+    if (agent.tools) for (const [, tool] of agent.tools) this.endTool(tool.span, { content: cutShort, isError: true, cancelled: end.status === 'cancelled', errorCode: cutShort });
     agent.tools = undefined;
     if (agent.turn) {
       setOutcome(agent.turn.span, end);
@@ -264,14 +266,18 @@ export class TraceBuilder {
     const tool = agent?.tools?.get(callId);
     if (!agent?.tools || !tool) return;
     agent.tools.delete(callId);
-    if (this.recordContent) tool.span.setAttribute(GenAi.toolCallResult, end.content);
-    if (end.cancelled) tool.span.setAttribute(Sa.cancelled, true);
+    this.endTool(tool.span, end);
+  }
+
+  private endTool(span: Span, end: ToolEnd): void {
+    if (this.recordContent) span.setAttribute(GenAi.toolCallResult, end.content);
+    if (end.cancelled) span.setAttribute(Sa.cancelled, true);
     if (end.isError) {
       const code = end.errorCode ?? (end.cancelled ? 'cancelled' : 'tool_error');
-      tool.span.setAttribute(GenAi.errorType, code);
-      tool.span.setStatus({ code: STATUS_ERROR, message: code });
+      span.setAttribute(GenAi.errorType, code);
+      span.setStatus({ code: STATUS_ERROR, message: code });
     }
-    tool.span.end();
+    span.end();
   }
 
   /** A turn of a continuable agent ended: its turn span (turns after the first) ends. */
