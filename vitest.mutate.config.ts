@@ -23,6 +23,9 @@ export default defineConfig({
       // test/testing's harness example runs one scenario's paths with its own payloads: left out, as before.
       'test/testing/run-agent-path.test.ts',
       'test/embedding.test.ts',
+      // The coordination scenarios run against both hosts (about 0.3 s): every answer of the
+      // coordination tools and the actor tree's port, byte for byte.
+      'test/protocol/scenario-table.test.ts',
       // All of the runtime's tests: the registry and the core's delivery methods are mutated too,
       // and a mutant there runs only the tests that cover it.
       'test/runtime/**/*.test.ts',
@@ -36,6 +39,7 @@ export default defineConfig({
       // runtime: the quick otel tests that run one (about 0.8 s together).
       'test/otel/runtime-events.test.ts',
       'test/otel/delegating-trace.test.ts',
+      'test/otel/delegating-trace-content.test.ts',
       'test/otel/provider-spans.test.ts',
       'test/otel/sdk-trace-base.test.ts',
       // The leak checks (about 0.6 s): what a finished or abandoned agent must let go of
