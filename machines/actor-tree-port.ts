@@ -10,6 +10,7 @@ import { mergeStateMeta, type AgentStateMeta } from './agent.meta.js';
 import type { AgentContext, AgentEvent, AgentResult } from './agent.types.js';
 import type { CoordinationPort, DirectoryEntry, StoppedAgent } from './coordination.js';
 import { agentAt, subagentsOf } from './subagents.js';
+import type { EndedAgents } from './ended-agents.js';
 
 interface AgentSnapshot {
   readonly status: string;
@@ -47,6 +48,8 @@ export interface ActorTreePortOptions {
   readonly messaging?: MessagingPolicy;
   /** Told what a cancellation will stop (children first) before the first agent stops (traces). */
   readonly beforeCancel?: (target: string, stopped: readonly StoppedAgent[]) => void;
+  /** How agents whose actors are gone ended, while the harness remembers them. */
+  readonly endings?: Pick<EndedAgents, 'of'> | undefined;
 }
 
 /**
@@ -60,7 +63,7 @@ export interface ActorTreePortOptions {
  * ```
  */
 export function actorTreePort(agent: AnyActorRef, send: (event: AgentEvent) => void, options: ActorTreePortOptions = {}): CoordinationPort {
-  const { messaging, beforeCancel } = options;
+  const { messaging, beforeCancel, endings } = options;
   const live = (path: string): AnyActorRef | undefined => {
     const actor = agentAt(agent, path);
     return actor && actor.getSnapshot().status === 'active' ? actor : undefined;
@@ -80,7 +83,7 @@ export function actorTreePort(agent: AnyActorRef, send: (event: AgentEvent) => v
     ended: (path) => {
       const actor = agentAt(agent, path);
       const output = actor?.getSnapshot().status === 'done' ? snapshotOf(actor).output : undefined;
-      return output ? { status: output.status, stopReason: output.stopReason } : undefined;
+      return output ? { status: output.status, stopReason: output.stopReason } : endings?.of(path);
     },
     agents: function* () {
       for (const actor of walk(rootOf(agent))) yield entryOf(actor);

@@ -22,7 +22,8 @@ import { defaultLifetime, type Lifetime } from '../src/request/lifetime.js';
 import { agentMachine } from './agent.machine.js';
 import { agentInput, createAgentInput, taskFraming, type AgentInputOptions } from './agent.input.js';
 import type { AgentContext, AgentInput, SampleInput, SampleOutput, SummaryActorInput, ToolInput, ToolOutcome, ToolStepOutcome } from './agent.types.js';
-import { subagentOf } from './subagents.js';
+import { releaseSubagent, subagentOf } from './subagents.js';
+import { EndedAgents } from './ended-agents.js';
 import { actorTreePort } from './actor-tree-port.js';
 import { coordinationCall } from './coordination.js';
 import { toolStepLogic, type ToolStepScope } from './tool-step.js';
@@ -35,6 +36,11 @@ import { treeServiceOf } from './tree-service.js';
 
 /** The system id of a `delegatingAgent` tree's session id issuer (no agent path starts this way). */
 const SESSION_IDS_ID = 'subagent-actors:session-ids';
+/** The system id of a `delegatingAgent` tree's record of how its subagents ended. */
+const ENDED_ID = 'subagent-actors:ended';
+
+/** The record of how the subagents of `agent`'s tree ended. */
+const endingsIn = (agent: AnyActorRef): EndedAgents => treeServiceOf(agent, ENDED_ID, () => new EndedAgents());
 
 /** One model request: the agent's head and dialogue in, its reply out. Abort when `signal` aborts. */
 export type ModelFunction = (request: SampleInput, signal: AbortSignal) => ModelResponse | Promise<ModelResponse>;
@@ -166,6 +172,14 @@ export function delegatingAgent(options: DelegatingAgentOptions): DelegatingAgen
       })),
       runToolCalls: toolStepLogic((call, signal, step) => runCall(call, signal, step, tools, choices)),
       ...(summarize ? { generateSummary: fromPromise<SummaryResult, SummaryActorInput>(async ({ input, signal }) => summarize(input, signal)) } : {}),
+    },
+    actions: {
+      // A settling subagent leaves its parent's set, and its tree remembers how it ended: a
+      // later message, close or cancel aimed at it is told so, as createRuntime tells it.
+      leaveParent: ({ self, context }) => {
+        releaseSubagent(self, context.input.path);
+        if (context.result && context.input.parentPath !== null) endingsIn(self).record(context.input.path, context.result);
+      },
     },
   });
   const logic = tracer ? traced(untraced, tracer, options, tools, choices) : untraced;
@@ -320,7 +334,8 @@ async function runCall(input: ToolInput, signal: AbortSignal, step: ToolStepScop
       return spawn(agent, step, call.id, parsed.args, choices);
     default: {
       const tracer = choices.tracer;
-      const port = actorTreePort(agent, step.send, tracer ? { beforeCancel: (target, stopped) => tracer.cancelling(agent, { path, callId: call.id }, target, stopped) } : {});
+      const endings = endingsIn(agent);
+      const port = actorTreePort(agent, step.send, tracer ? { endings, beforeCancel: (target, stopped) => tracer.cancelling(agent, { path, callId: call.id }, target, stopped) } : { endings });
       return coordinationCall(port, path, call.id, parsed);
     }
   }

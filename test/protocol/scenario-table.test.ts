@@ -254,6 +254,35 @@ const SCENARIOS: readonly Scenario[] = [
     },
   },
   {
+    name: 'messages, closes and cancels aimed at subagents that finished, were cancelled or were closed',
+    root: 'one-shot',
+    reply: (ask) => {
+      if (ask.path === '/root') {
+        return rootSays(ask, [
+          reply('', [agent('c1', { task_name: 'done', message: 'Finish at once' }), agent('c2', { task_name: 'fork', message: 'Stay around', context: 'all' }), agent('c3', { task_name: 'slow', message: 'Never ends' }), call('x1', 'cancel_agent', { agent_id: '/root/slow' })]),
+          reply('', [call('m1', 'send_message', { agent_id: '/root/done', message: 'More?' }), call('x2', 'cancel_agent', { agent_id: '/root/done' }), call('x3', 'close_agent', { agent_id: '/root/done' }), call('m2', 'send_message', { agent_id: '/root/slow', message: 'Still there?' }), call('x4', 'close_agent', { agent_id: '/root/fork' })]),
+          reply('', [call('m3', 'send_message', { agent_id: '/root/fork', message: 'One more thing' }), call('x5', 'cancel_agent', { agent_id: '/root/fork' }), call('l1', 'list_agents'), call('m4', 'send_message', { agent_id: '/root/done', message: '   ' })]),
+        ]);
+      }
+      if (ask.path === '/root/slow') return 'hang';
+      return reply(`${ask.path} answered`);
+    },
+  },
+  {
+    name: 'a grandchild lists the tree and messages its parent, and a subagent cancels and closes outside its subtree',
+    root: 'one-shot',
+    reply: (ask) => {
+      if (ask.path === '/root') return rootSays(ask, [reply('', [agent('c1', { task_name: 'a', message: 'Delegate further', context: 'all' }), agent('c2', { task_name: 'side', message: 'Wait aside', context: 'all' })])]);
+      if (ask.path === '/root/a') {
+        if (ask.n === 0) return reply('', [agent('c3', { task_name: 'b', message: 'Look around', context: 'all' })]);
+        if (ask.n === 1) return reply('', [call('x1', 'cancel_agent', { agent_id: '/root/side' }), call('x2', 'close_agent', { agent_id: '/root/a' }), call('x3', 'cancel_agent', { agent_id: '/root/ab' })]);
+        return reply(`a heard: ${ask.lastResult ?? ''}`);
+      }
+      if (ask.path === '/root/a/b') return ask.n === 0 ? reply('', [call('l1', 'list_agents'), call('m1', 'send_message', { agent_id: '/root/a', message: 'Found it' })]) : reply('b done');
+      return reply(`${ask.path} answered`);
+    },
+  },
+  {
     name: 'a name a running sibling holds, and a context that does not parse',
     root: 'one-shot',
     reply: (ask) =>
