@@ -7,7 +7,7 @@ import type { AnyActorRef } from 'xstate';
 import type { MessagingPolicy } from '../src/policy/messaging.js';
 import { stateValueString } from '../src/text/state-value.js';
 import { mergeStateMeta, type AgentStateMeta } from './agent.meta.js';
-import type { AgentContext, AgentEvent, AgentResult } from './agent.types.js';
+import type { AgentContext, AgentEvent } from './agent.types.js';
 import type { CoordinationPort, DirectoryEntry, StoppedAgent } from './coordination.js';
 import { agentAt, subagentsOf } from './subagents.js';
 import type { EndedAgents } from './ended-agents.js';
@@ -16,7 +16,6 @@ interface AgentSnapshot {
   readonly status: string;
   readonly value: unknown;
   readonly context: AgentContext;
-  readonly output?: AgentResult;
   getMeta(): Record<string, AgentStateMeta | undefined>;
 }
 
@@ -80,11 +79,8 @@ export function actorTreePort(agent: AnyActorRef, send: (event: AgentEvent) => v
       const actor = live(path);
       return actor ? entryOf(actor) : undefined;
     },
-    ended: (path) => {
-      const actor = agentAt(agent, path);
-      const output = actor?.getSnapshot().status === 'done' ? snapshotOf(actor).output : undefined;
-      return output ? { status: output.status, stopReason: output.stopReason } : endings?.of(path);
-    },
+    // A settled agent's actor has left the tree by the time a call can ask: only the record knows.
+    ended: (path) => endings?.of(path),
     agents: function* () {
       for (const actor of walk(rootOf(agent))) yield entryOf(actor);
     },

@@ -30,18 +30,13 @@ export class DelegationTracer {
   }
 
   /**
-   * The builder of the tree `actor` (any actor of it) belongs to, with the agent at `path`
-   * open: opened from `input`, or from its actor's (found by its path, the system id every
-   * subagent has), if not yet.
+   * The builder of the tree `actor` (any actor of it) belongs to; given the agent's `input`,
+   * with the agent at `path` opened from it if it is not open yet (a root as it publishes; a
+   * subagent is opened as it is adopted). An agent that already ended is not opened again.
    */
   at(actor: AnyActorRef, path: string, input?: AgentInput): TraceBuilder {
     const trace = treeServiceOf(actor, this.serviceId, () => tracingFor(this.options)!);
-    if (!trace.isOpen(path) && input) traceAgentStart(trace, input);
-    else if (!trace.isOpen(path)) {
-      const agent = actor.system.get(path) as AnyActorRef | undefined;
-      const context = (agent?.getSnapshot() as { context?: AgentContext } | undefined)?.context;
-      if (context) traceAgentStart(trace, context.input);
-    }
+    if (input && !trace.isOpen(path)) traceAgentStart(trace, input);
     return trace;
   }
 
