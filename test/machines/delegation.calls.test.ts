@@ -88,6 +88,18 @@ describe('delegatingAgent options', () => {
     expect(refusal(() => delegatingAgent({ model, tools: [{ ...tool('x'), name: 7 } as never] })).message).toContain('each tool needs a name');
     expect(refusal(() => delegatingAgent({ model, tools: [tool('send_message')] })).message).toContain('"send_message" is a coordination tool');
     expect(refusal(() => delegatingAgent({ model, tools: [tool('grep'), tool('grep')] })).message).toContain('two tools are named "grep"');
+    // Neither form: a parse without a schema, a parse that is not a function, a schema that is not an object.
+    for (const odd of [
+      { name: 'x', description: 'x', execute: () => 'ok', parse: () => ({ ok: true }) },
+      { name: 'x', description: 'x', execute: () => 'ok', parse: 'yes', schema: {} },
+      { name: 'x', description: 'x', execute: () => 'ok', inputSchema: null },
+      { name: 'x', description: 'x', execute: () => 'ok', inputSchema: 'object' },
+      { name: 'x', description: 'x', execute: 'run', inputSchema: {} },
+    ]) {
+      expect(refusal(() => delegatingAgent({ model, tools: [odd as never] })).message).toContain('each tool needs a name, a description, a schema and an execute function');
+    }
+    expect(refusal(() => delegatingAgent({ model, defaults: { lifetime: 'forever' as never } })).message).toBe('delegatingAgent: defaults.lifetime must be "one-shot" or "continuable" (got forever)');
+    for (const lifetime of ['one-shot', 'continuable'] as const) expect(() => delegatingAgent({ model, defaults: { lifetime } })).not.toThrow();
   });
 
   it('shows the model the coordination tools, then the harness’s, with their schemas', () => {

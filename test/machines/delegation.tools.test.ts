@@ -64,6 +64,37 @@ describe('one tool type for createRuntime and delegatingAgent', () => {
     expect(results[0]).toMatchObject({ isError: true, content: expect.stringContaining('approval_denied') });
   });
 
+  it('asks a needsApproval function per call, and refuses only the calls it flags, naming the tool', async () => {
+    const asked: string[] = [];
+    const guarded = defineRuntimeTool({
+      name: 'read_file',
+      description: 'Reads, except secrets.',
+      schema: z.object({ path: z.string() }),
+      needsApproval: ({ path }, { path: agent }) => (asked.push(`${agent} ${path}`), path === 'a.md'),
+      execute: ({ path }) => `read ${path}`,
+    });
+    const results = await underDelegatingAgent(guarded);
+    expect(asked).toEqual(['/root a.md']);
+    expect(results[0]).toMatchObject({ isError: true, content: "Error (approval_denied): read_file needs the host's approval (the tool needs approval) and no approver is configured" });
+  });
+
+  it('gives a tool the call’s path, id and signal, no external directories, and inherited extensions; an outcome object keeps its isError', async () => {
+    const seen: unknown[] = [];
+    const probe = (isError: boolean | undefined) =>
+      defineRuntimeTool({
+        name: 'read_file',
+        description: 'Reports what it was given.',
+        schema: z.object({ path: z.string() }),
+        execute: (_args, context) => {
+          seen.push({ path: context.path, callId: context.callId, aborted: context.signal.aborted, externalDirectories: context.externalDirectories, inheritsExtensions: context.inheritsExtensions });
+          return isError === undefined ? { content: 'object outcome' } : { content: 'object outcome', isError };
+        },
+      });
+    expect((await underDelegatingAgent(probe(undefined)))[0]).toMatchObject({ isError: false, content: 'object outcome' });
+    expect((await underDelegatingAgent(probe(true)))[0]).toMatchObject({ isError: true, content: 'object outcome' });
+    expect(seen[0]).toEqual({ path: '/root', callId: 'call_good', aborted: false, externalDirectories: [], inheritsExtensions: true });
+  });
+
   it('still runs the deprecated HarnessTool form', async () => {
     const results = await underDelegatingAgent({
       name: 'read_file',

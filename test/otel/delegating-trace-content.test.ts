@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createActor, toPromise, waitFor } from 'xstate';
-import { SpanStatusCode } from '@opentelemetry/api';
+import { SpanStatusCode, type Tracer } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider, type ReadableSpan } from '@opentelemetry/sdk-trace';
 import { delegatingAgent, type DelegatingAgentOptions, type ModelFunction } from '../../machines/index.js';
 import { defineRuntimeTool } from '../../src/index.js';
@@ -55,11 +55,27 @@ const hangs = defineRuntimeTool({
     }),
 });
 
+/**
+ * A traced harness. `spans()` gives the finished spans, and checks that every span started
+ * has ended by then (a span opened twice, or never closed, fails it).
+ */
 function traced(model: ModelFunction, extra: Partial<DelegatingAgentOptions> = {}, recordContent = false) {
   const exporter = new InMemorySpanExporter();
   const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
-  const agents = delegatingAgent({ model, tools: [echo, coded, plain, broken, hangs], ...extra, telemetry: { tracer: provider.getTracer('t'), recordContent } });
-  return { agents, spans: async () => (await provider.forceFlush(), exporter.getFinishedSpans()) };
+  const inner = provider.getTracer('t');
+  let started = 0;
+  const tracer: Tracer = {
+    startSpan: (...args: Parameters<Tracer['startSpan']>) => (started++, inner.startSpan(...args)),
+    startActiveSpan: inner.startActiveSpan.bind(inner),
+  };
+  const agents = delegatingAgent({ model, tools: [echo, coded, plain, broken, hangs], ...extra, telemetry: { tracer, recordContent } });
+  const spans = async (): Promise<ReadableSpan[]> => {
+    await provider.forceFlush();
+    const finished = exporter.getFinishedSpans();
+    expect(finished).toHaveLength(started);
+    return finished;
+  };
+  return { agents, spans };
 }
 
 const agentSpan = (spans: readonly ReadableSpan[], path: string): ReadableSpan | undefined =>
@@ -127,6 +143,8 @@ describe('delegatingAgent telemetry: what the spans say', () => {
     expect(bareSpans.flatMap((s) => Object.keys(s.attributes)).filter((k) => contentKeys.includes(k))).toEqual([]);
     expect(chatsOf(bareSpans, '/root').map((c) => c.attributes['gen_ai.response.finish_reasons'])).toEqual([['tool_call'], ['end_turn']]);
     expect(agentSpan(bareSpans, '/root')!.name).toBe('invoke_agent root');
+    // No provider named: the conventions' attribute still says something.
+    expect(chatsOf(bareSpans, '/root')[0]!.attributes['gen_ai.provider.name']).toBe('unknown');
   });
 
   it('records a person’s attachments as parts of their message, and each later turn of an open root as its own span', async () => {
@@ -188,6 +206,24 @@ describe('delegatingAgent telemetry: what the spans say', () => {
     expect(tool.attributes['subagent_actors.cancelled']).toBe(true);
     expect(tool.status).toEqual({ code: SpanStatusCode.ERROR, message: 'cancelled' });
     expect(agentSpan(spans, '/root')!.attributes['subagent_actors.status']).toBe('cancelled');
+  });
+
+  it('ends a running tool’s span as cancelled when its turn is interrupted, the agent living on', async () => {
+    const started = new Promise<void>((resolve) => (waiting = resolve));
+    const model: ModelFunction = (request) => (request.step === 0 && request.turn === 0 ? reply('', [call('h2', 'hangs', {})]) : reply('next turn'));
+    const { agents, spans: finished } = traced(model);
+    const root = createActor(agents.logic, { input: agents.input({ model: 'm1' }) }).start();
+    root.send({ type: 'inbox', item: { text: 'Wait for it', origin: { kind: 'person' } } });
+    await started;
+    root.send({ type: 'interrupt', reason: 'the person pressed escape' });
+    await waitFor(root, (s) => s.matches({ running: 'idle' }));
+    expect(root.getSnapshot().status).toBe('active');
+    root.send({ type: 'close' });
+    await toPromise(root);
+    const spans = await finished();
+    const tool = toolSpan(spans, 'h2');
+    expect(tool.attributes['subagent_actors.cancelled']).toBe(true);
+    expect(tool.status).toEqual({ code: SpanStatusCode.ERROR, message: 'cancelled' });
   });
 
   it('notes a prepared summary on the subagent’s span, with its length', async () => {

@@ -57,7 +57,7 @@ describe('delegatingAgent telemetry', () => {
     expect(chatsOf('/root')).toHaveLength(2);
     expect(chats[0]!.attributes).toMatchObject({ 'gen_ai.provider.name': 'test-provider', 'gen_ai.usage.input_tokens': 12, 'gen_ai.usage.cache_read.input_tokens': 4, 'gen_ai.usage.cache_creation.input_tokens': 1 });
     const slow = agentSpan(spans, '/root/slow');
-    expect(slow.events.find((e) => e.name === 'subagent_actors.cancelled')?.attributes).toMatchObject({ 'cancelled.root': '/root/slow' });
+    expect(slow.events.find((e) => e.name === 'subagent_actors.cancelled')?.attributes).toMatchObject({ 'cancelled.root': '/root/slow', reason: 'cancelled by /root' });
     expect(slow.attributes['subagent_actors.status']).toBe('cancelled');
     const slowChat = chatsOf('/root/slow')[0]!;
     expect(slowChat.status).toEqual({ code: SpanStatusCode.ERROR, message: 'cancelled' });
