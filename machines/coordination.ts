@@ -166,7 +166,8 @@ function unknownAgent(port: CoordinationPort, path: string): CoordinationRefusal
 function ownSubagent(port: CoordinationPort, caller: string, id: string, verb: 'cancel' | 'close'): string | CoordinationRefusal {
   const target = agentPathOf(id);
   if (typeof target !== 'string') return target;
-  if (target === caller || !target.startsWith(`${caller}/`)) {
+  // Not the caller itself, nor a sibling whose name merely starts with the caller's.
+  if (!target.startsWith(`${caller}/`)) {
     return { code: 'not_permitted', message: `${caller} may only ${verb} its own subagents (and theirs); ${target} is not one of them` };
   }
   return target;

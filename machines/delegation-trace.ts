@@ -43,9 +43,7 @@ export class DelegationTracer {
   /** Opens a subagent's span from its actor (its parent just created it). */
   adopted(parent: AnyActorRef, child: AnyActorRef | undefined): void {
     const context = (child?.getSnapshot() as { context?: AgentContext } | undefined)?.context;
-    if (!context) return;
-    const trace = this.at(parent, context.input.parentPath ?? context.input.path);
-    if (!trace.isOpen(context.input.path)) traceAgentStart(trace, context.input);
+    if (context) this.at(parent, context.input.path, context.input);
   }
 
   /** A `cancel_agent` call stops `target`'s subtree (`stopped`, children first). */
