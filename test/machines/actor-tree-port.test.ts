@@ -4,10 +4,11 @@
  * cancellation names what it stops, children first, before the first one stops.
  */
 import { describe, expect, it } from 'vitest';
-import { createActor, type AnyActorRef } from 'xstate';
+import { createActor, setup, waitFor, type AnyActorRef } from 'xstate';
 import { delegatingAgent, type ModelFunction } from '../../machines/index.js';
 import { actorTreePort } from '../../machines/actor-tree-port.js';
 import { EndedAgents } from '../../machines/ended-agents.js';
+import { subagentsOf } from '../../machines/subagents.js';
 import type { AgentEvent } from '../../machines/agent.types.js';
 import type { StoppedAgent } from '../../machines/coordination.js';
 import { ZERO_USAGE } from '../../src/request/usage.js';
@@ -79,6 +80,43 @@ describe('actorTreePort', () => {
     endings.record('/root/old', { status: 'completed', stopReason: 'closed' });
     expect(actorTreePort(root, () => {}, { endings }).ended('/root/old')).toEqual({ status: 'completed', stopReason: 'closed' });
     expect(actorTreePort(root, () => {}).ended('/root/old')).toBeUndefined();
+    root.stop();
+  });
+});
+
+describe('actorTreePort in a harness’s own machine', () => {
+  it('lists from a root that the harness’s machine invokes as its child, and stops at that root', async () => {
+    const model: ModelFunction = (request) => {
+      if (request.path === '/root/helper') return { text: 'helping', toolCalls: [], usage: ZERO_USAGE };
+      if (request.step === 0) return { text: '', toolCalls: [{ id: 's1', name: 'Agent', arguments: { task_name: 'helper', message: 'Help', context: 'all' } }], usage: ZERO_USAGE };
+      if (request.step === 1) return { text: '', toolCalls: [{ id: 'l1', name: 'list_agents', arguments: {} }], usage: ZERO_USAGE };
+      return { text: 'listed', toolCalls: [], usage: ZERO_USAGE };
+    };
+    const agents = delegatingAgent({ model });
+    const harness = setup({ actors: { agent: agents.logic } }).createMachine({
+      initial: 'running',
+      states: {
+        running: { invoke: { src: 'agent', id: 'root', input: agents.input({ task: 'Work', model: 'm' }), onDone: 'done' } },
+        done: { type: 'final' },
+      },
+    });
+    const host = createActor(harness).start();
+    const root = host.getSnapshot().children['root'] as AnyActorRef;
+    await waitFor(host, (s) => s.status === 'done');
+    const listing = (root.getSnapshot() as { context: { dialogue: { log: { toArray(): { kind: string; callId?: string; content?: string }[] } } } }).context.dialogue.log.toArray().find((e) => e.kind === 'tool_result' && e.callId === 'l1');
+    expect(listing?.content).toBe('{"agents":[{"agent_id":"/root/helper","context":"all","last_task":"Help","role":null,"state":"running.idle"}]}');
+  });
+
+  it('lets a settled subagent go from its parent’s set', async () => {
+    const model: ModelFunction = (request) =>
+      request.path === '/root' && request.step === 0
+        ? { text: '', toolCalls: [{ id: 's1', name: 'Agent', arguments: { task_name: 'quick', message: 'Be quick' } }], usage: ZERO_USAGE }
+        : { text: 'done', toolCalls: [], usage: ZERO_USAGE };
+    const agents = delegatingAgent({ model });
+    const root = createActor(agents.logic, { input: agents.input({ model: 'm' }) }).start();
+    root.send({ type: 'inbox', item: { text: 'Go', origin: { kind: 'person' } } });
+    await waitFor(root, (s) => s.matches({ running: 'idle' }) && s.context.lastText === 'done');
+    expect(subagentsOf(root)).toEqual([]);
     root.stop();
   });
 });

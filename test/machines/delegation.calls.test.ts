@@ -90,6 +90,7 @@ describe('delegatingAgent options', () => {
     expect(refusal(() => delegatingAgent({ model, tools: [tool('grep'), tool('grep')] })).message).toContain('two tools are named "grep"');
     // Neither form: a parse without a schema, a parse that is not a function, a schema that is not an object.
     for (const odd of [
+      'grep',
       { name: 'x', description: 'x', execute: () => 'ok', parse: () => ({ ok: true }) },
       { name: 'x', description: 'x', execute: () => 'ok', parse: 'yes', schema: {} },
       { name: 'x', description: 'x', execute: () => 'ok', inputSchema: null },

@@ -11,7 +11,7 @@ import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider, type Readabl
 import { delegatingAgent, type DelegatingAgentOptions, type ModelFunction } from '../../machines/index.js';
 import { defineRuntimeTool } from '../../src/index.js';
 import type { ModelResponse } from '../../src/request/reply.js';
-import type { JsonValue, ToolCall } from '../../src/dialogue/entry.js';
+import { compactionEntry, type JsonValue, type ToolCall } from '../../src/dialogue/entry.js';
 
 const usage = { inputTokens: 7, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0 };
 const reply = (text: string, toolCalls: ToolCall[] = [], stopReason?: string): ModelResponse => ({ text, toolCalls, usage, ...(stopReason ? { stopReason } : {}) });
@@ -33,7 +33,8 @@ const plain = defineRuntimeTool({
   name: 'plain',
   description: 'Fails with an error that names no code.',
   schema: z.object({}),
-  execute: async () => ({ content: 'it did not work', isError: true }),
+  // An error code further into the text is not the error's own code.
+  execute: async () => ({ content: 'it did not work (the log says Error (disk_full): ...)', isError: true }),
 });
 const broken = defineRuntimeTool({
   name: 'broken',
@@ -154,6 +155,8 @@ describe('delegatingAgent telemetry: what the spans say', () => {
     const idle = () => waitFor(root, (s) => s.matches({ running: 'idle' }) && s.context.lastText !== '');
     root.send({ type: 'inbox', item: { text: 'Read this', origin: { kind: 'person' }, attachments: [{ name: 'notes.md', content: 'the notes' }] } });
     await idle();
+    // The host compacts the idle root's dialogue: the next request starts from the summary.
+    root.send({ type: 'compaction.apply', entry: compactionEntry({ summary: 'Earlier: the person sent notes', anchorId: null }), basedOn: root.getSnapshot().context.dialogue.length });
     root.send({ type: 'inbox', item: { text: 'And again', origin: { kind: 'person' } } });
     await waitFor(root, (s) => s.context.lastText === 'answer 1');
     root.send({ type: 'close' });
@@ -162,6 +165,9 @@ describe('delegatingAgent telemetry: what the spans say', () => {
     const chats = spans.filter((s) => s.attributes['gen_ai.operation.name'] === 'chat');
     const firstInput = json(chats.find((c) => String(c.attributes['gen_ai.input.messages']).includes('Read this'))!.attributes['gen_ai.input.messages']);
     expect(firstInput).toEqual([{ role: 'user', parts: [{ type: 'text', content: 'Read this' }, { type: 'text', content: 'notes.md:\nthe notes' }] }]);
+    const again = json(chats.find((c) => String(c.attributes['gen_ai.input.messages']).includes('And again'))!.attributes['gen_ai.input.messages']) as unknown[];
+    expect(again[0]).toEqual({ role: 'user', parts: [{ type: 'text', content: 'Earlier: the person sent notes' }] });
+    expect(JSON.stringify(again)).not.toContain('Read this');
     const turns = spans.filter((s) => s.attributes['gen_ai.agent.id'] === '/root' && s.attributes['subagent_actors.turn'] !== undefined);
     expect(turns.length).toBeGreaterThan(0);
     for (const turn of turns) expect(turn.parentSpanContext?.spanId).toBe(agentSpan(spans, '/root')!.spanContext().spanId);
