@@ -9,7 +9,7 @@ import { delegatingAgent, type ModelFunction } from '../../machines/index.js';
 import { actorTreePort } from '../../machines/actor-tree-port.js';
 import { EndedAgents } from '../../machines/ended-agents.js';
 import { subagentsOf } from '../../machines/subagents.js';
-import type { AgentEvent } from '../../machines/agent.types.js';
+import type { AgentContext, AgentEvent } from '../../machines/agent.types.js';
 import type { StoppedAgent } from '../../machines/coordination.js';
 import { ZERO_USAGE } from '../../src/request/usage.js';
 
@@ -103,10 +103,12 @@ describe('actorTreePort in a harness’s own machine', () => {
     const host = createActor(harness).start();
     const root = host.getSnapshot().children['root'] as AnyActorRef;
     await waitFor(host, (s) => s.status === 'done');
-    const listing = (root.getSnapshot() as { context: { dialogue: { log: { toArray(): { kind: string; callId?: string; content?: string }[] } } } }).context.dialogue.log.toArray().find((e) => e.kind === 'tool_result' && e.callId === 'l1');
-    expect(listing?.content).toBe('{"agents":[{"agent_id":"/root/helper","context":"all","last_task":"Help","role":null,"state":"running.idle"}]}');
+    const listing = (root.getSnapshot().context as AgentContext).dialogue.log.toArray().find((e) => e.kind === 'tool_result' && e.callId === 'l1');
+    expect(listing?.kind === 'tool_result' ? listing.content : undefined).toBe('{"agents":[{"agent_id":"/root/helper","context":"all","last_task":"Help","role":null,"state":"running.idle"}]}');
   });
+});
 
+describe('delegatingAgent’s subagent set', () => {
   it('lets a settled subagent go from its parent’s set', async () => {
     const model: ModelFunction = (request) =>
       request.path === '/root' && request.step === 0
