@@ -37,14 +37,18 @@ export interface CarvePlan {
 }
 
 const NO_CARVES: readonly Carve[] = Object.freeze([]);
-const NO_POOLS: readonly Pool[] = Object.freeze([]);
 
-/** One agent's budget account. */
+/**
+ * One agent's budget account: its nearest pool per dimension as a field each (its own, else
+ * its parent's nearest, copied at opening). One object of a fixed shape per spawn: no table
+ * filled key by key and no list of its own pools (a pool is its own when the agent owns it),
+ * since a fan-out keeps one account per live subagent through every scavenge.
+ */
 class BudgetAccount {
-  /** The nearest pool per dimension: its own, else its parent's nearest. */
-  readonly holders: Holders;
-  /** Its own pools, each knowing what it took from the pool above it. */
-  own: readonly Pool[] = NO_POOLS;
+  tokens: Pool | undefined;
+  costUsd: Pool | undefined;
+  steps: Pool | undefined;
+  spawns: Pool | undefined;
   /** Absolute time after which no request starts (ms on the runtime's clock). */
   deadline: number | undefined;
   /** Own usage already charged. */
@@ -57,24 +61,20 @@ class BudgetAccount {
     readonly price: ModelPrice | undefined,
     parent: BudgetAccount | undefined,
   ) {
-    this.holders = new Holders(parent?.holders);
+    this.tokens = parent?.tokens;
+    this.costUsd = parent?.costUsd;
+    this.steps = parent?.steps;
+    this.spawns = parent?.spawns;
   }
-}
 
-/**
- * An account's nearest pool per dimension, a field each (copied from the parent's at opening:
- * one small object of a fixed shape per spawn, not a dictionary filled key by key).
- */
-class Holders implements Partial<Record<PooledDimension, Pool>> {
-  tokens: Pool | undefined;
-  costUsd: Pool | undefined;
-  steps: Pool | undefined;
-  spawns: Pool | undefined;
-  constructor(from: Holders | undefined) {
-    this.tokens = from?.tokens;
-    this.costUsd = from?.costUsd;
-    this.steps = from?.steps;
-    this.spawns = from?.spawns;
+  /** The pools it owns (its own caps), in {@link POOLED} order. */
+  ownPools(): Pool[] {
+    const own: Pool[] = [];
+    for (let i = 0; i < POOLED.length; i++) {
+      const pool = this[POOLED[i] as PooledDimension];
+      if (pool !== undefined && pool.owner === this.path) own.push(pool);
+    }
+    return own;
   }
 }
 
@@ -144,21 +144,15 @@ export class BudgetLedger {
     this.revision++;
     const account = new BudgetAccount(request.path, request.price, parent);
     account.deadline = deadline;
-    if (carves.length > 0) {
-      // Sized up front and walked by index: a spawn makes no iterator and no spare capacity here.
-      const own = new Array<Pool>(carves.length);
-      for (let i = 0; i < carves.length; i++) {
-        const { dimension, limit, from } = carves[i] as Carve;
-        const pool = new Pool(request.path, dimension, limit, request.budget?.softLimit ?? DEFAULT_SOFT_LIMIT, from);
-        if (from) from.reserved += limit;
-        own[i] = pool;
-        account.holders[dimension] = pool;
-      }
-      account.own = own;
+    // Walked by index: a spawn makes no iterator here.
+    for (let i = 0; i < carves.length; i++) {
+      const { dimension, limit, from } = carves[i] as Carve;
+      if (from) from.reserved += limit;
+      account[dimension] = new Pool(request.path, dimension, limit, request.budget?.softLimit ?? DEFAULT_SOFT_LIMIT, from);
     }
     // The spawn itself is spent from the parent's spawn pool, for good (on resume too: the
     // journal holds the spawn, not the count).
-    const spawnPool = parent?.holders.spawns;
+    const spawnPool = parent?.spawns;
     if (spawnPool) this.spend(spawnPool, 1, request.path);
     this.accounts.set(request.path, account);
   }
@@ -175,7 +169,7 @@ export class BudgetLedger {
     const what = request.parentPath === null ? 'the session' : request.path;
     for (let i = 0; i < POOLED.length; i++) {
       const dimension = POOLED[i] as PooledDimension;
-      const from = parent?.holders[dimension];
+      const from = parent?.[dimension];
       const limit = budget?.[dimension];
       // The spawn itself takes one from the parent's spawn pool.
       const extra = dimension === 'spawns' && from ? 1 : 0;
@@ -192,7 +186,7 @@ export class BudgetLedger {
       }
       if (limit !== undefined) (carves as Carve[])[carved++] = { dimension, limit, from };
     }
-    if (check && request.price === undefined && (budget?.costUsd !== undefined || parent?.holders.costUsd !== undefined)) {
+    if (check && request.price === undefined && (budget?.costUsd !== undefined || parent?.costUsd !== undefined)) {
       throw new BudgetError('costUsd', 0, 0, `${what} runs model ${request.model}, which has no price in RuntimeOptions.prices, under a costUsd budget: its cost could not be counted`);
     }
     return carves;
@@ -227,9 +221,9 @@ export class BudgetLedger {
     if (!account) return;
     this.accounts.delete(path);
     this.revision++;
-    const own = account.own;
-    for (let i = 0; i < own.length; i++) {
-      const pool = own[i] as Pool;
+    for (let i = 0; i < POOLED.length; i++) {
+      const pool = account[POOLED[i] as PooledDimension];
+      if (pool === undefined || pool.owner !== path) continue;
       pool.closed = true;
       const from = pool.from;
       if (!from) continue;
@@ -248,11 +242,11 @@ export class BudgetLedger {
     if (!account) return;
     this.accounts.delete(path);
     this.revision++;
-    for (const pool of account.own) {
+    for (const pool of account.ownPools()) {
       pool.closed = true;
       if (pool.from) pool.from.reserved -= pool.limit;
     }
-    const spawnPool = parentPath === null ? undefined : this.accounts.get(parentPath)?.holders.spawns;
+    const spawnPool = parentPath === null ? undefined : this.accounts.get(parentPath)?.spawns;
     if (spawnPool) spawnPool.used = Math.max(0, spawnPool.used - 1);
   }
 
@@ -285,7 +279,7 @@ export class BudgetLedger {
     }
     // Checked in a fixed order (steps, tokens, cost) without a table per request: this runs
     // before every model request of a capped agent.
-    const { steps, tokens, costUsd } = account.holders;
+    const { steps, tokens, costUsd } = account;
     const tokenAmount = estimate.inputTokens + estimate.outputTokens;
     const costAmount = account.price && costUsd ? costOf({ inputTokens: estimate.inputTokens, outputTokens: estimate.outputTokens, cacheReadTokens: 0, cacheWriteTokens: 0, requests: 1, retries: 0 }, account.price) : 0;
     const refused = (steps && refusal(path, steps, 1, estimate)) || (tokens && refusal(path, tokens, tokenAmount, estimate)) || (costUsd && account.price && refusal(path, costUsd, costAmount, estimate));
@@ -326,7 +320,7 @@ export class BudgetLedger {
         if (account.deadline !== undefined) out.wallMs = Math.max(0, account.deadline - this.now());
         continue;
       }
-      const pool = account.holders[dimension];
+      const pool = account[dimension];
       if (pool) out[dimension] = Math.max(0, pool.remaining);
     }
     return out;
@@ -337,17 +331,17 @@ export class BudgetLedger {
     const account = this.accounts.get(path);
     if (account === undefined) return false;
     if (account.deadline !== undefined) return true;
-    for (const dimension of POOLED) if (account.holders[dimension] !== undefined) return true;
+    for (let i = 0; i < POOLED.length; i++) if (account[POOLED[i] as PooledDimension] !== undefined) return true;
     return false;
   }
 
   private charge(account: BudgetAccount, delta: Usage): void {
     const tokens = delta.inputTokens + delta.outputTokens;
-    if (tokens > 0 && account.holders.tokens) this.spend(account.holders.tokens, tokens, account.path);
-    if (delta.requests > 0 && account.holders.steps) this.spend(account.holders.steps, delta.requests, account.path);
-    if (account.price && account.holders.costUsd) {
+    if (tokens > 0 && account.tokens) this.spend(account.tokens, tokens, account.path);
+    if (delta.requests > 0 && account.steps) this.spend(account.steps, delta.requests, account.path);
+    if (account.price && account.costUsd) {
       const cost = costOf(delta, account.price);
-      if (cost > 0) this.spend(account.holders.costUsd, cost, account.path);
+      if (cost > 0) this.spend(account.costUsd, cost, account.path);
     }
   }
 
