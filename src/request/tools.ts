@@ -7,7 +7,7 @@
  */
 import type { z } from 'zod';
 import { BUILTIN_TOOL_NAMES, type BuiltinToolName } from './tool-names.js';
-import { defineTool, describeValue, type DefinedTool, type ToolArgumentError } from './tool-args.js';
+import { defineTool, describeValue, type DefinedTool, type ToolArgumentError, type ToolParseResult } from './tool-args.js';
 import {
   agentArgsSchema,
   agentArgsWithBudgetSchema,
@@ -81,7 +81,7 @@ export function parseToolArguments(name: string, args: unknown, options: { reado
   switch (name) {
     case 'Agent':
       // `budget` is an argument only where the head offers it (a session with budgets).
-      return tag('Agent', options.budget === true ? AGENT_TOOL_WITH_BUDGET.parse(args) : BUILTIN_TOOLS.Agent.parse(args));
+      return tag('Agent', options.budget === true ? parseAgentWithBudget(args) : BUILTIN_TOOLS.Agent.parse(args));
     case 'send_message':
       return tag('send_message', BUILTIN_TOOLS.send_message.parse(args));
     case 'list_agents':
@@ -103,6 +103,43 @@ export function parseToolArguments(name: string, args: unknown, options: { reado
       };
     }
   }
+}
+
+/** The `budget` fields a model may set, in the schema's order; `costUsd` alone is not an integer. */
+const BUDGET_ARGUMENT_FIELDS = ['tokens', 'costUsd', 'wallMs', 'steps', 'spawns'] as const;
+
+/**
+ * `Agent` arguments in a session with budgets. A call asking for a budget has it checked here
+ * by the budget schema's own rules (each field a number >= 0, all but `costUsd` safe
+ * integers, no other field) and the rest by the plain schema: every budgeted spawn of a
+ * fan-out parses here, and zod's nested object made several short-lived objects per call.
+ * Whatever these rules do not accept goes through the full schema, so a bad call's error reads
+ * exactly as the schema words it.
+ */
+function parseAgentWithBudget(args: unknown): ToolParseResult<AgentArgs> {
+  if (args !== null && typeof args === 'object' && !Array.isArray(args) && Object.hasOwn(args, 'budget')) {
+    const { budget, ...rest } = args as Record<string, unknown>;
+    const checked = budgetArgument(budget);
+    if (checked !== undefined) {
+      const parsed = BUILTIN_TOOLS.Agent.parse(rest);
+      if (parsed.ok) return { ok: true, args: { ...parsed.args, budget: checked } };
+    }
+  }
+  return AGENT_TOOL_WITH_BUDGET.parse(args);
+}
+
+/** A `budget` argument the schema accepts, frozen with its fields in the schema's order; undefined for anything else. */
+function budgetArgument(value: unknown): NonNullable<AgentArgs['budget']> | undefined {
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || Object.getPrototypeOf(value) !== Object.prototype) return undefined;
+  const record = value as Record<string, unknown>;
+  for (const key in record) {
+    const field = record[key];
+    if (typeof field !== 'number' || !(field >= 0) || !Number.isFinite(field)) return undefined;
+    if (key !== 'costUsd' && !((key === 'tokens' || key === 'wallMs' || key === 'steps' || key === 'spawns') && Number.isSafeInteger(field))) return undefined;
+  }
+  const out: { -readonly [K in (typeof BUDGET_ARGUMENT_FIELDS)[number]]?: number } = {};
+  for (const key of BUDGET_ARGUMENT_FIELDS) if (record[key] !== undefined) out[key] = record[key] as number;
+  return Object.freeze(out);
 }
 
 function tag<N extends BuiltinToolName, T>(
