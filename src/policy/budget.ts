@@ -56,15 +56,18 @@ export function checkBudget(value: unknown, where: string): Budget {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new TypeError(`${where} must be an object such as { tokens: 100000, costUsd: 1.5 }; got ${JSON.stringify(value)}`);
   }
-  const out: Record<string, number> = {};
   // Runs for every `Agent` call that asks for a budget: no entry pairs, one key list.
   const record = value as Record<string, unknown>;
   const keys = Object.keys(record);
+  let complete = true;
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i] as string;
     const raw = record[key];
     if (!BUDGET_FIELDS.has(key)) throw new TypeError(`${where}: "${key}" is not a budget field; known fields: ${[...BUDGET_FIELDS].join(', ')}`);
-    if (raw === undefined) continue;
+    if (raw === undefined) {
+      complete = false;
+      continue;
+    }
     if (key === 'softLimit') {
       if (typeof raw !== 'number' || !(raw > 0 && raw <= 1)) throw new TypeError(`${where}.softLimit must be a number in (0, 1]; got ${JSON.stringify(raw)}`);
     } else if (INTEGER_DIMENSIONS.has(key as BudgetDimension)) {
@@ -72,7 +75,14 @@ export function checkBudget(value: unknown, where: string): Budget {
     } else if (typeof raw !== 'number' || !Number.isFinite(raw) || raw < 0) {
       throw new TypeError(`${where}.${key} must be a finite number >= 0; got ${JSON.stringify(raw)}`);
     }
-    out[key] = raw as number;
+  }
+  // A frozen plain budget that sets only what it names (a parsed `Agent` call's) is already
+  // what this returns: no copy.
+  if (complete && Object.isFrozen(record) && Object.getPrototypeOf(record) === Object.prototype) return record as Budget;
+  const out: Record<string, number> = {};
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
+    if (record[key] !== undefined) out[key] = record[key] as number;
   }
   return Object.freeze(out) as Budget;
 }
