@@ -7,7 +7,7 @@
 /**
  * The length `JSON.stringify(value)` would have, strings counted without escapes; a key whose
  * value is `undefined` or a function is left out, as `JSON.stringify` leaves it out. Allocates
- * only the key list of each object it walks.
+ * nothing for plain objects (only the key list of any other object it walks).
  *
  * @example
  * ```ts
@@ -33,16 +33,27 @@ export function jsonLength(value: unknown): number {
     }
     return n;
   }
-  // Object.keys, not for-in: about twice as fast on the frozen entries a dialogue holds.
   const record = value as Record<string, unknown>;
-  const keys = Object.keys(record);
   let n = 1;
   let written = 0;
+  if (Object.getPrototypeOf(record) === Object.prototype) {
+    // for-in over a plain object's own keys (a dialogue's entries, a tool call's arguments):
+    // it reads V8's enum cache without making a key list, about twice as fast as Object.keys
+    // here and allocation-free. (Object.prototype has no enumerable keys of its own.)
+    for (const key in record) {
+      const item = record[key];
+      if (item === undefined || typeof item === 'function') continue;
+      // `"key":` plus the value, plus the comma or the closing brace.
+      n += key.length + 4 + jsonLength(item);
+      written++;
+    }
+    return written === 0 ? 2 : n;
+  }
+  const keys = Object.keys(record);
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i] as string;
     const item = record[key];
     if (item === undefined || typeof item === 'function') continue;
-    // `"key":` plus the value, plus the comma or the closing brace.
     n += key.length + 4 + jsonLength(item);
     written++;
   }
