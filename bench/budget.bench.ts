@@ -9,6 +9,13 @@
  * ratio of process CPU time (as otel.bench.ts measures, for the same reason: wall time on a
  * shared machine mostly measures waiting for a core). Its spread over the pairs is printed too
  * (`.p10`, `.p90`): a median inside a wide spread says the run was noisy, not that it moved.
+ *
+ * A third session of each round has the session's cap but no `Agent` call asks for a budget
+ * of its own (every subagent spends from the root's pools, each request still estimated and
+ * held). `budget.overhead.session_only.ratio` is that session against the unbudgeted one, and
+ * `budget.overhead.per_subagent.ratio` the fully budgeted one against it: what carving,
+ * returning and checking each subagent's own caps adds. Each is the median of its per-round
+ * ratios.
  */
 import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
@@ -28,16 +35,22 @@ const collect = (): void => {
   gc();
 };
 /**
- * Interleaved pairs per run. Single pairs' ratios spread from about 0.75 to 1.4 on the shared
- * 2-core machine even at load 4, and with 25 pairs three runs' medians ranged 0.98-1.15 (budget)
- * and 1.20-1.26 (otel) at one commit; 101 pairs narrow the median's own noise about twofold.
+ * Interleaved rounds per run (each a fully budgeted, a session-capped and an unbudgeted
+ * session). Single pairs' ratios spread from about 0.75 to 1.4 on the shared 2-core machine
+ * even at load 4, and with 25 pairs three runs' medians ranged 0.98-1.15 (budget) and
+ * 1.20-1.26 (otel) at one commit; 101 rounds narrow the median's own noise about twofold.
  */
-const PAIRS = 101;
+const ROUNDS = 101;
 const usage = { inputTokens: 100, outputTokens: 10, cacheReadTokens: 0, cacheWriteTokens: 0 };
 
-/** CPU ms of one session, with or without budgets. */
-async function sessionCpuMs(n: number, budgets: boolean): Promise<number> {
-  const calls = Array.from({ length: n }, (_, i) => ({ name: 'Agent', arguments: { task_name: `w${i}`, message: 'work', ...(budgets ? { budget: { tokens: 10_000, steps: 4 } } : {}) } }));
+/** Which budgets a session has: a session cap and each subagent's own, the session cap only, or none. */
+type Budgets = 'all' | 'session' | 'none';
+
+/** CPU ms of one session with `kind` budgets. */
+async function sessionCpuMs(n: number, kind: Budgets): Promise<number> {
+  const budgets = kind !== 'none';
+  const own = kind === 'all';
+  const calls = Array.from({ length: n }, (_, i) => ({ name: 'Agent', arguments: { task_name: `w${i}`, message: 'work', ...(own ? { budget: { tokens: 10_000, steps: 4 } } : {}) } }));
   const model = scriptedModel({ '/root': { 0: [{ toolCalls: calls, usage }, { text: 'done', usage }] }, '**': { 0: [{ text: 'ok', usage }] } });
   // A collected heap to start from: the garbage of the session before is not collected on this one's clock.
   collect();
@@ -62,22 +75,33 @@ async function sessionCpuMs(n: number, budgets: boolean): Promise<number> {
   return (cpu.user + cpu.system) / 1000;
 }
 
+/** The three sessions of round `r`, in an order that rotates (each kind runs first, second and third alike). */
+const ORDERS: readonly (readonly Budgets[])[] = [
+  ['all', 'session', 'none'],
+  ['none', 'all', 'session'],
+  ['session', 'none', 'all'],
+  ['all', 'none', 'session'],
+  ['session', 'all', 'none'],
+  ['none', 'session', 'all'],
+];
+
 export default async function run(): Promise<BenchFigures> {
-  for (let r = 0; r < 3; r++) {
-    await sessionCpuMs(AGENTS, true);
-    await sessionCpuMs(AGENTS, false);
-  }
+  for (let r = 0; r < 3; r++) for (const kind of ORDERS[r]!) await sessionCpuMs(AGENTS, kind);
   const ratios: number[] = [];
-  for (let r = 0; r < PAIRS; r++) {
-    const budgetsFirst = r % 2 === 0;
-    const first = await sessionCpuMs(AGENTS, budgetsFirst);
-    const second = await sessionCpuMs(AGENTS, !budgetsFirst);
-    const [withBudgets, without] = budgetsFirst ? [first, second] : [second, first];
-    ratios.push(withBudgets / without);
+  const sessionOnly: number[] = [];
+  const perSubagent: number[] = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    const cpu: Partial<Record<Budgets, number>> = {};
+    for (const kind of ORDERS[r % ORDERS.length]!) cpu[kind] = await sessionCpuMs(AGENTS, kind);
+    ratios.push(cpu.all! / cpu.none!);
+    sessionOnly.push(cpu.session! / cpu.none!);
+    perSubagent.push(cpu.all! / cpu.session!);
   }
   return [
     ['budget.overhead.ratio', median(ratios)],
     ['budget.overhead.ratio.p10', quantile(ratios, 0.1)],
     ['budget.overhead.ratio.p90', quantile(ratios, 0.9)],
+    ['budget.overhead.session_only.ratio', median(sessionOnly)],
+    ['budget.overhead.per_subagent.ratio', median(perSubagent)],
   ];
 }
