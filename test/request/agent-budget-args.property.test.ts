@@ -47,7 +47,7 @@ describe('parseToolArguments: Agent with a budget', () => {
     const got = parseToolArguments('Agent', { budget: { steps: 4, tokens: 10_000 }, message: 'work', task_name: 'w1' }, { budget: true });
     if (!got.ok) throw new Error(got.error.message);
     expect(got.args).toEqual({ task_name: 'w1', message: 'work', budget: { tokens: 10_000, steps: 4 } });
-    expect(Object.keys(got.args.budget ?? {})).toEqual(['tokens', 'steps']);
+    expect(Object.keys((got.args as { budget?: object }).budget ?? {})).toEqual(['tokens', 'steps']);
   });
 
   it('refuses a budget that is not a plain object as the schema words it', () => {
