@@ -6,6 +6,7 @@
 
 /** An immutable version of an append-only list over a shared backing array (internal, so not frozen: appends are hot). */
 export class GrowSlice<T> {
+  static readonly #EMPTY: GrowSlice<never> = new GrowSlice<never>(Object.freeze([]) as never[], 0);
   readonly #buf: T[];
   /** Number of items in this version; the backing array may hold more (newer versions). */
   readonly length: number;
@@ -15,9 +16,13 @@ export class GrowSlice<T> {
     this.length = length;
   }
 
-  /** A new empty slice with its own backing array (never a shared singleton, which would pin memory). */
+  /**
+   * The empty slice. One instance serves every caller: its backing array is frozen and never
+   * written (a first item always starts a backing array of its own, see {@link push}), so it
+   * cannot pin anyone's items, and an index that never gets an item costs nothing per dialogue.
+   */
   static empty<T>(): GrowSlice<T> {
-    return new GrowSlice<T>([], 0);
+    return GrowSlice.#EMPTY as GrowSlice<T>;
   }
 
   /** The item at `index`, or undefined outside `[0, length)`. */
@@ -32,6 +37,9 @@ export class GrowSlice<T> {
 
   /** A version with `item` appended; this version is unchanged. */
   push(item: T): GrowSlice<T> {
+    // A first item gets a backing array of exactly one slot (an array grown by a first push
+    // from empty reserves 17), and the empty slice's frozen array is never written.
+    if (this.length === 0) return new GrowSlice([item], 1);
     const buf = this.#buf.length === this.length ? this.#buf : this.#buf.slice(0, this.length);
     buf.push(item);
     return new GrowSlice(buf, this.length + 1);

@@ -33,6 +33,18 @@ describe('GrowSlice', () => {
     expect(items(right.push('y'))).toEqual(['a', 'x', 'y']);
   });
 
+  it('is one empty slice for everyone, and what one caller appends to it reaches no other', () => {
+    const empty = GrowSlice.empty<string>();
+    expect(GrowSlice.empty<number>()).toBe(empty);
+    const mine = empty.push('mine');
+    const yours = GrowSlice.empty<string>().push('yours');
+    expect(items(mine)).toEqual(['mine']);
+    expect(items(yours)).toEqual(['yours']);
+    expect(items(empty)).toEqual([]);
+    expect(items(mine.push('more'))).toEqual(['mine', 'more']);
+    expect(items(yours)).toEqual(['yours']);
+  });
+
   it('lowerBound finds the first key at or above a value', () => {
     let s = GrowSlice.empty<number>();
     for (const n of [2, 4, 4, 8]) s = s.push(n);
