@@ -6,7 +6,7 @@
  * agent's input afterwards.
  */
 import type { ContextMode, ContextSnapshot } from '../src/context/types.js';
-import type { Attachment } from '../src/dialogue/entry.js';
+import { NO_ATTACHMENTS, type Attachment } from '../src/dialogue/entry.js';
 import type { DelegatedRole } from '../src/request/wrapper.js';
 import type { InheritedPrefix } from '../src/request/prefix-reuse.js';
 import type { JsonObject } from '../src/request/types.js';
@@ -228,7 +228,7 @@ export interface FramingParts {
  * instructions and the project context. The head stays the parent's (a shared prefix).
  */
 export function taskFraming(mode: ContextMode, parentPath: string, parts: FramingParts = {}): TaskFraming {
-  const attachments = parts.attachments ?? [];
+  const attachments = parts.attachments ?? NO_ATTACHMENTS;
   switch (mode) {
     case 'none':
       return { kind: 'independent', parentPath, instructions: parts.instructions, projectContext: parts.projectContext, attachments };

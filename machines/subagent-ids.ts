@@ -22,12 +22,13 @@ export function isSubagentActorId(id: string): boolean {
  * the numbers ever used never exceed the parent's largest number of children alive at once.
  */
 export class ChildIds {
-  private readonly free: number[] = [];
+  /** Numbers given back, made at the first one: most agents never have a child. */
+  private free: number[] | undefined;
   private next = 0;
 
   /** Takes a free id (the last one given back), or a new one. */
   take(): string {
-    return `${SUBAGENT_ID_PREFIX}${this.free.pop() ?? this.next++}`;
+    return `${SUBAGENT_ID_PREFIX}${this.free?.pop() ?? this.next++}`;
   }
 
   /** Gives an id back once its child has been released (the registry does this once per child). */
@@ -36,12 +37,12 @@ export class ChildIds {
     // Digits only: `Number('')` is 0, so a bare prefix would free id 0 a second time.
     if (!/^\d+$/.test(digits)) return;
     const n = Number(digits);
-    if (n < this.next) this.free.push(n);
+    if (n < this.next) (this.free ??= []).push(n);
   }
 
   /** Ids handed out and not given back. */
   get inUse(): number {
-    return this.next - this.free.length;
+    return this.next - (this.free?.length ?? 0);
   }
 
   /** Distinct ids ever handed out: the bound on distinct done-event types this parent causes. */

@@ -108,6 +108,15 @@ export type Entry = UserEntry | AssistantEntry | ToolResultEntry | CompactionEnt
 
 const newId = (prefix: string): string => `${prefix}_${nanoid(12)}`;
 
+/**
+ * The empty attachment list, shared by every entry and framing without attachments (frozen;
+ * an empty list per entry would cost a small array each, and most entries have none).
+ */
+export const NO_ATTACHMENTS: readonly Attachment[] = Object.freeze([]);
+
+/** The empty tool-call list, shared by every assistant entry that calls no tool (frozen). */
+const NO_TOOL_CALLS: readonly ToolCall[] = Object.freeze([]);
+
 /** Creates a frozen user entry. */
 export function userEntry(input: {
   text: string;
@@ -122,7 +131,7 @@ export function userEntry(input: {
     text: input.text,
     origin: input.origin ?? { kind: 'person' },
     opensTurn: input.opensTurn ?? true,
-    attachments: [...(input.attachments ?? [])],
+    attachments: input.attachments !== undefined && input.attachments.length > 0 ? [...input.attachments] : NO_ATTACHMENTS,
   });
 }
 
@@ -133,7 +142,7 @@ export function assistantEntry(input: { text?: string; toolCalls?: readonly Tool
     kind: 'assistant',
     id: input.id ?? newId('a'),
     text: input.text ?? '',
-    toolCalls: (input.toolCalls ?? []).map((c) => ({
+    toolCalls: input.toolCalls === undefined || input.toolCalls.length === 0 ? NO_TOOL_CALLS : input.toolCalls.map((c) => ({
       id: c.id,
       name: c.name,
       arguments: c.arguments,

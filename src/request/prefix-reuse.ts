@@ -163,7 +163,7 @@ export function measureInheritedPrefix(input: InheritedPrefixInput): InheritedPr
     shared = head + walk.bytes;
     if (walk.count < input.inherited.length) reasons.push(shortfallAt(parentLast.messages, input.inherited, walk.count));
   }
-  return Object.freeze({ sharedBytes: shared, inheritedBytes, reasons: Object.freeze(reasons) });
+  return Object.freeze({ sharedBytes: shared, inheritedBytes, reasons: reasons.length === 0 ? NO_SHORTFALL : Object.freeze(reasons) });
 }
 
 /**
@@ -184,10 +184,13 @@ export function prefixReuseOf(inherited: InheritedPrefix, inputBytes: number | u
   });
 }
 
-const ZERO_REUSE: PrefixReuse = Object.freeze({ sharedBytes: 0, sharedTokens: 0, sharedRatio: 0, inputBytes: 0, inheritedBytes: 0, reasons: Object.freeze([]) });
+/** The empty shortfall list, shared by every prefix that fell short for no reason (frozen). */
+const NO_SHORTFALL: readonly PrefixShortfall[] = Object.freeze([]);
+
+const ZERO_REUSE: PrefixReuse = Object.freeze({ sharedBytes: 0, sharedTokens: 0, sharedRatio: 0, inputBytes: 0, inheritedBytes: 0, reasons: NO_SHORTFALL });
 
 /** What an agent that inherited nothing (the root) is measured against. */
-export const NOTHING_INHERITED: InheritedPrefix = Object.freeze({ sharedBytes: 0, inheritedBytes: 0, reasons: Object.freeze([]) });
+export const NOTHING_INHERITED: InheritedPrefix = Object.freeze({ sharedBytes: 0, inheritedBytes: 0, reasons: NO_SHORTFALL });
 
 /** Model frame sizes without an output schema, per model and effort: every result asks, and most share a few. */
 const modelFrameMemo = new Map<string, number>();
