@@ -36,12 +36,25 @@ class Tally {
   report(priced: boolean): Usage {
     return priced && this.unpriced === 0 ? { ...this.usage, cost: this.cost } : this.usage;
   }
+
+  /** A tally with the same sums, to go on apart from this one. */
+  copy(): Tally {
+    const tally = new Tally();
+    tally.usage = this.usage;
+    tally.cost = this.cost;
+    tally.unpriced = this.unpriced;
+    return tally;
+  }
 }
 
 /** One agent's account: its own usage and its subtree's. */
 export class UsageAccount {
   private readonly ownTally = new Tally();
-  private readonly subtreeTally = new Tally();
+  /**
+   * The subtree's sums, made when a subagent first spends: until then they are the agent's
+   * own, so an agent that never delegates (most of a wide tree) keeps one tally, not two.
+   */
+  private subtreeTally: Tally | undefined;
 
   constructor(
     private readonly ledger: UsageLedger,
@@ -65,8 +78,8 @@ export class UsageAccount {
     before.add(delta, cost, unpriced);
     // Keep the very object, so an unchanged context costs one comparison.
     before.usage = own;
-    this.subtreeTally.add(delta, cost, unpriced);
-    for (let account = this.parent; account; account = account.parent) account.subtreeTally.add(delta, cost, unpriced);
+    this.subtreeTally?.add(delta, cost, unpriced);
+    for (let account = this.parent; account; account = account.parent) account.subtreeSums().add(delta, cost, unpriced);
     this.ledger.session.add(delta, cost, unpriced);
   }
 
@@ -77,7 +90,12 @@ export class UsageAccount {
 
   /** The agent's and all its subagents' usage, with the cost when every part is priced. */
   get subtree(): Usage {
-    return this.subtreeTally.report(this.ledger.priced);
+    return (this.subtreeTally ?? this.ownTally).report(this.ledger.priced);
+  }
+
+  /** The subtree's own tally, split from the agent's when a subagent first adds to it. */
+  private subtreeSums(): Tally {
+    return (this.subtreeTally ??= this.ownTally.copy());
   }
 }
 
