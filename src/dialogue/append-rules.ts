@@ -104,7 +104,7 @@ function refusePending(index: DialogueIndex, entry: AssistantEntry | UserEntry |
 
 /** The calls of a new assistant entry by id; a repeated id is refused. */
 function stepCallsOf(entry: AssistantEntry, position: number): StepCalls {
-  if (entry.toolCalls.length === 0) return stepWithoutCalls(entry.toolCalls);
+  if (entry.toolCalls.length === 0) return stepWithoutCalls();
   const calls = new Map<string, ToolCall>();
   for (const call of entry.toolCalls) {
     if (calls.has(call.id)) {

@@ -52,11 +52,11 @@ const NO_ANSWERS = sealedPositions();
 export const NO_STEP: StepCalls = Object.freeze({ calls: NO_CALLS, order: Object.freeze([]), answeredAt: NO_ANSWERS, heldAt: NO_ANSWERS });
 
 /**
- * The step of an assistant entry without tool calls (most final replies): its maps are
- * shared, so an agent waiting after a final answer keeps no empty maps of its own.
+ * The step of an assistant entry without tool calls (most final replies): the one shared,
+ * empty step, so an agent waiting after a final answer keeps no step or empty maps of its own.
  */
-export function stepWithoutCalls(order: readonly ToolCall[]): StepCalls {
-  return { calls: NO_CALLS, order, answeredAt: NO_ANSWERS, heldAt: NO_ANSWERS };
+export function stepWithoutCalls(): StepCalls {
+  return NO_STEP;
 }
 
 /** The per-version index state of a dialogue. Immutable by construction; internal, so not frozen (appends are hot). */

@@ -1,6 +1,6 @@
 /**
- * A final reply (no tool calls) keeps no maps of its own: every such step shares one set of
- * sealed, empty maps (#31 item 5, the memory an idle agent holds). Sharing is safe only while
+ * A final reply (no tool calls) keeps no step or maps of its own: every such step is one
+ * shared step with sealed, empty maps (#31 item 5, the memory an idle agent holds). Sharing is safe only while
  * nothing writes them; these tests hold both halves.
  */
 import { describe, expect, it } from 'vitest';
@@ -11,9 +11,12 @@ import { thrown } from '../thrown.js';
 import { ids, open, reply, result } from './helpers.js';
 
 describe('a step without tool calls', () => {
-  it('shares its maps with every other such step, and they refuse writes', () => {
-    const a = stepWithoutCalls([]);
-    const b = stepWithoutCalls([]);
+  it('is one shared step, whose maps refuse writes', () => {
+    const a = stepWithoutCalls();
+    const b = stepWithoutCalls();
+    expect(a).toBe(NO_STEP);
+    expect(b).toBe(a);
+    expect(a.order).toEqual([]);
     expect(a.calls).toBe(b.calls);
     expect(a.answeredAt).toBe(NO_STEP.answeredAt);
     expect(a.heldAt).toBe(b.heldAt);
@@ -32,6 +35,6 @@ describe('a step without tool calls', () => {
     // A second dialogue's call-less reply shares the maps; the first's results left them empty.
     const other = Dialogue.empty().append(open('v1')).append(reply('b1'));
     expect(thrown(() => other.appendInCallOrder(result('c2')), DialogueError).code).toBe('unknown_tool_call');
-    expect(stepWithoutCalls([]).answeredAt.size).toBe(0);
+    expect(stepWithoutCalls().answeredAt.size).toBe(0);
   });
 });
