@@ -16,7 +16,11 @@ import type { EntrySeq } from './types.js';
  * compactions need it, so the common append path never touches a large hash table).
  */
 interface Store {
-  readonly entries: Entry[];
+  /**
+   * The own part's entries. Replaced, never changed, while it holds fewer than two (see
+   * `push`), so a reader that took the array before sees what it held.
+   */
+  entries: Entry[];
   /**
    * User-entry id → latest log position among positions `< indexed` (one linear history);
    * made on the first lookup, so a log nobody looks up in holds no map.
@@ -112,7 +116,13 @@ export class EntryLog {
       // Appending to an older version: copy its own part; the id index is rebuilt when needed.
       store = newStore(store.entries.slice(0, own));
     }
-    store.entries.push(entry);
+    // The first two entries get an array of exactly their length (a first push onto an empty
+    // array reserves 17 slots; most subagents' own part is a task and an answer), later ones
+    // grow it in place.
+    const entries = store.entries;
+    if (own === 0) store.entries = [entry];
+    else if (own === 1) store.entries = [entries[0] as Entry, entry];
+    else entries.push(entry);
     return new EntryLog(this.#base, this.#baseLength, store, this.length + 1);
   }
 
