@@ -12,7 +12,7 @@ import type { Entry } from '../dialogue/entry.js';
 import { EntryView } from '../dialogue/entry-seq.js';
 import type { EntrySeq } from '../dialogue/types.js';
 import { comparePrefix, type PrefixMismatch, type PrefixSide } from './prefix.js';
-import { serializeHead, serializeMessage, serializeModelFrame, serializeSystemPrompt, serializeTool } from './serialize.js';
+import { messageBytes, serializeHead, serializeMessage, serializeModelFrame, serializeSystemPrompt, serializeTool } from './serialize.js';
 import type { ModelRequest, SystemConfiguration } from './types.js';
 import type { WireApi } from './wire-prefix.js';
 
@@ -148,7 +148,7 @@ export function measureInheritedPrefix(input: InheritedPrefixInput): InheritedPr
   const { parentLast, child } = input;
   const head = headBytes(child.system);
   let inheritedBytes = head;
-  for (const entry of input.inherited) inheritedBytes += frameBytes(serializeMessage(entry));
+  for (const entry of input.inherited) inheritedBytes += messageBytes(entry);
   const comparison = comparePrefix(input.parent, child);
   const reasons: PrefixShortfall[] = comparison.shared ? [] : [...comparison.reasons];
   let shared = 0;
@@ -226,7 +226,7 @@ export function requestBytesOf(request: Pick<ModelRequest, 'system' | 'model' | 
   let n = 0;
   for (const entry of messages) {
     if (n++ >= count) break;
-    bytes += frameBytes(serializeMessage(entry));
+    bytes += messageBytes(entry);
   }
   return bytes;
 }

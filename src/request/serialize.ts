@@ -26,7 +26,7 @@
  */
 import { hash } from 'node:crypto';
 import type { Entry } from '../dialogue/entry.js';
-import { canonicalJson } from './canonical.js';
+import { canonicalJson, canonicalJsonBytes } from './canonical.js';
 import { sharedPrefixBytes } from './prefix-bytes.js';
 import type { Effort, JsonObject, ModelRequest, SystemConfiguration, ToolSchema } from './types.js';
 
@@ -93,18 +93,40 @@ export function serializeMessage(entry: Entry): string {
   return memoized(messageMemo, entry, messageFrame);
 }
 
+const messageBytesMemo = new WeakMap<Entry, number>();
+
+/**
+ * UTF-8 bytes of {@link serializeMessage}'s frame for `entry`, without building the frame when
+ * it was not built yet (a request's size is asked for more often than its text: every result
+ * reports its first request's). Memoized per frozen entry.
+ */
+export function messageBytes(entry: Entry): number {
+  const known = messageBytesMemo.get(entry);
+  if (known !== undefined) return known;
+  const built = messageMemo.get(entry);
+  // The frame's trailing newline is one byte.
+  const bytes = built !== undefined ? Buffer.byteLength(built, 'utf8') : canonicalJsonBytes(messageObject(entry)) + 1;
+  if (Object.isFrozen(entry)) messageBytesMemo.set(entry, bytes);
+  return bytes;
+}
+
 function messageFrame(entry: Entry): string {
+  return frame(messageObject(entry));
+}
+
+/** The object a `message` frame is the canonical JSON of. */
+function messageObject(entry: Entry): object {
   switch (entry.kind) {
     case 'user':
-      return frame({
+      return {
         frame: 'message',
         role: 'user',
         origin: entry.origin,
         text: entry.text,
         ...(entry.attachments.length > 0 ? { attachments: entry.attachments } : {}),
-      });
+      };
     case 'assistant':
-      return frame({
+      return {
         frame: 'message',
         role: 'assistant',
         text: entry.text,
@@ -117,18 +139,18 @@ function messageFrame(entry: Entry): string {
           : {}),
         // Reasoning is sent back to the provider, so it is part of the request's bytes.
         ...(entry.reasoning !== undefined && entry.reasoning.length > 0 ? { reasoning: entry.reasoning } : {}),
-      });
+      };
     case 'tool_result':
-      return frame({
+      return {
         frame: 'message',
         role: 'tool',
         callId: entry.callId,
         toolName: entry.toolName,
         content: entry.content,
         isError: entry.isError,
-      });
+      };
     case 'compaction':
-      return frame({ frame: 'message', role: 'user', compaction: true, text: entry.summary });
+      return { frame: 'message', role: 'user', compaction: true, text: entry.summary };
     default: {
       const unknown: never = entry;
       throw new TypeError(`Cannot serialize an entry of unknown kind ${JSON.stringify((unknown as { kind?: unknown }).kind)}`);
