@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { assistantEntry, toolResultEntry, userEntry } from '../../src/dialogue/entry.js';
+import { assistantEntry, toolResultEntry, userEntry, type JsonValue } from '../../src/dialogue/entry.js';
 import { canonicalJson, canonicalJsonBytes, CanonicalJsonError } from '../../src/request/canonical.js';
 import { messageBytes, serializeMessage } from '../../src/request/serialize.js';
 import { thrown } from '../thrown.js';
@@ -65,7 +65,7 @@ describe('messageBytes', () => {
       fc.property(anyText, anyText, fc.jsonValue(), fc.boolean(), (text, name, args, buildFirst) => {
         const entries = [
           userEntry({ text, origin: { kind: 'message', from: name }, attachments: name === '' ? [] : [{ name, content: text }] }),
-          assistantEntry({ text, toolCalls: [{ id: 'c1', name: 'Read', arguments: { args } }] }),
+          assistantEntry({ text, toolCalls: [{ id: 'c1', name: 'Read', arguments: { args: args as JsonValue } }] }),
           toolResultEntry({ callId: 'c1', toolName: name, content: text, isError: buildFirst }),
         ];
         for (const entry of entries) {
