@@ -22,7 +22,7 @@ import { setFlagsFromString } from 'node:v8';
 import { scriptedModel } from '../src/model/scripted.js';
 import { DEFAULT_MAX_SETTLED } from '../src/runtime/retention.js';
 import { createRuntime } from '../src/runtime/runtime.js';
-import { median, quantile } from './measure.js';
+import { median, orderings, quantile } from './measure.js';
 import type { BenchFigures } from './run.js';
 
 const AGENTS = 1_000;
@@ -75,15 +75,8 @@ async function sessionCpuMs(n: number, kind: Budgets): Promise<number> {
   return (cpu.user + cpu.system) / 1000;
 }
 
-/** The three sessions of round `r`, in an order that rotates (each kind runs first, second and third alike). */
-const ORDERS: readonly (readonly Budgets[])[] = [
-  ['all', 'session', 'none'],
-  ['none', 'all', 'session'],
-  ['session', 'none', 'all'],
-  ['all', 'none', 'session'],
-  ['session', 'all', 'none'],
-  ['none', 'session', 'all'],
-];
+/** The three sessions of round `r` run in `ORDERS[r % 6]`. */
+const ORDERS = orderings<Budgets>(['all', 'session', 'none']);
 
 export default async function run(): Promise<BenchFigures> {
   for (let r = 0; r < 3; r++) for (const kind of ORDERS[r]!) await sessionCpuMs(AGENTS, kind);

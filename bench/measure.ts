@@ -17,6 +17,23 @@ export function quantile(values: readonly number[], q: number): number {
 }
 
 /**
+ * The six orders of three session kinds, for interleaved rounds: round `r` runs them in
+ * `orders[r % 6]`, so each kind runs first, second and third equally often and in every
+ * neighbourhood (what runs before a session changes its heap and its compiled code).
+ */
+export function orderings<T>(kinds: readonly [T, T, T]): readonly (readonly T[])[] {
+  const [a, b, c] = kinds;
+  return [
+    [a, b, c],
+    [c, a, b],
+    [b, c, a],
+    [a, c, b],
+    [b, a, c],
+    [c, b, a],
+  ];
+}
+
+/**
  * Median time in ms of `fn`, each sample running it `inner` times (to lift tiny operations
  * above timer resolution), after `warmup` unmeasured samples.
  */

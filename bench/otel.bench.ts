@@ -25,7 +25,7 @@ import { BatchSpanProcessor, TracerProvider, type ReadableSpan, type SpanExporte
 import { scriptedModel } from '../src/model/scripted.js';
 import { DEFAULT_MAX_SETTLED } from '../src/runtime/retention.js';
 import { createRuntime } from '../src/runtime/runtime.js';
-import { median, quantile } from './measure.js';
+import { median, orderings, quantile } from './measure.js';
 import type { BenchFigures } from './run.js';
 
 const AGENTS = 1_000;
@@ -96,15 +96,8 @@ function telemetryFor(tracing: Tracing, provider: TracerProvider | undefined): {
   return {};
 }
 
-/** The three sessions of round `r`, in an order that rotates (each kind runs first, second and third alike). */
-const ORDERS: readonly (readonly Tracing[])[] = [
-  ['sdk', 'noop', 'none'],
-  ['none', 'sdk', 'noop'],
-  ['noop', 'none', 'sdk'],
-  ['sdk', 'none', 'noop'],
-  ['noop', 'sdk', 'none'],
-  ['none', 'noop', 'sdk'],
-];
+/** The three sessions of round `r` run in `ORDERS[r % 6]`. */
+const ORDERS = orderings<Tracing>(['sdk', 'noop', 'none']);
 
 export default async function run(): Promise<BenchFigures> {
   for (let r = 0; r < 3; r++) for (const tracing of ORDERS[r]!) await sessionMs(AGENTS, tracing);
